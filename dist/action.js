@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path14 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path16 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path14 && path14[0] !== "/") {
-          path14 = `/${path14}`;
+        if (path16 && path16[0] !== "/") {
+          path16 = `/${path16}`;
         }
-        return new URL(`${origin}${path14}`);
+        return new URL(`${origin}${path16}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path14, origin }
+          request: { method, path: path16, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path14);
+        debuglog("sending request to %s %s/%s", method, origin, path16);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path14, origin },
+          request: { method, path: path16, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path14,
+          path16,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path14, origin }
+          request: { method, path: path16, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path14);
+        debuglog("trailers received from %s %s/%s", method, origin, path16);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path14, origin },
+          request: { method, path: path16, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path14,
+          path16,
           error4.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path14, origin }
+            request: { method, path: path16, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path14);
+          debuglog("sending request to %s %s/%s", method, origin, path16);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path14,
+        path: path16,
         method,
         body,
         headers: headers2,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path14 !== "string") {
+        if (typeof path16 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path16[0] !== "/" && !(path16.startsWith("http://") || path16.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path14)) {
+        } else if (invalidPathRegex.test(path16)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path14, query2) : path14;
+        this.path = query2 ? buildURL(path16, query2) : path16;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -2165,9 +2165,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve7(data);
+              return err ? reject(err) : resolve8(data);
             });
           });
         }
@@ -2205,12 +2205,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve7(data);
+              ) : resolve8(data);
             });
           });
         }
@@ -4477,8 +4477,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve7, reject) => {
-        res = resolve7;
+      const promise = new Promise((resolve8, reject) => {
+        res = resolve8;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path14, host, upgrade, blocking, reset } = request2;
+      const { method, path: path16, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path14} HTTP/1.1\r
+      let header = `${method} ${path16} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -6729,12 +6729,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path14, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path16, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path14;
+      headers2[HTTP2_HEADER_PATH] = path16;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7404,12 +7404,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path14 = search ? `${pathname}${search}` : pathname;
+        const path16 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path14;
+        this.opts.path = path16;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -7888,16 +7888,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve7;
+            this[kClosedResolve] = resolve8;
           } else {
-            resolve7(null);
+            resolve8(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7908,7 +7908,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve7(null);
+            resolve8(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7959,7 +7959,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve7, reject) => {
+        const socket = await new Promise((resolve8, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7971,7 +7971,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve7(socket2);
+              resolve8(socket2);
             }
           });
         });
@@ -8307,8 +8307,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve7) => {
-            this[kClosedResolve] = resolve7;
+          await new Promise((resolve8) => {
+            this[kClosedResolve] = resolve8;
           });
         }
       }
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path14 = "/",
+          path: path16 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path14;
+        opts.path = origin + path16;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -9577,7 +9577,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve7, reject) => {
+        return await new Promise((resolve8, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9590,7 +9590,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve7(null);
+              resolve8(null);
             }
           }).on("error", noop).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9609,7 +9609,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9626,7 +9626,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               length: 0,
               body: []
@@ -9696,18 +9696,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve7, stream, length } = consume2;
+      const { type, body, resolve: resolve8, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve7(chunksDecode(body, length));
+          resolve8(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve7(JSON.parse(chunksDecode(body, length)));
+          resolve8(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve7(chunksConcat(body, length).buffer);
+          resolve8(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve7(new Blob(body, { type: stream[kContentType] }));
+          resolve8(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve7(chunksConcat(body, length));
+          resolve8(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9964,9 +9964,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -10189,9 +10189,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -10476,9 +10476,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -10570,9 +10570,9 @@ var require_api_connect = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path14) {
-      if (typeof path14 !== "string") {
-        return path14;
+    function safeUrl(path16) {
+      if (typeof path16 !== "string") {
+        return path16;
       }
-      const pathSegments = path14.split("?");
+      const pathSegments = path16.split("?");
       if (pathSegments.length !== 2) {
-        return path14;
+        return path16;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path14, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path14);
+    function matchKey(mockDispatch2, { path: path16, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path16);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path14 }) => matchValue(safeUrl(path14), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path16 }) => matchValue(safeUrl(path16), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path14, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path16, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path14,
+        path: path16,
         method,
         body,
         headers: headers2,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path14, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path16, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path14,
+            Path: path16,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -14435,7 +14435,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve7, reject) => agent.dispatch(
+        return new Promise((resolve8, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14511,7 +14511,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve7({
+              resolve8({
                 status,
                 statusText,
                 headersList,
@@ -14554,7 +14554,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve7({
+              resolve8({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path14) {
-      for (let i = 0; i < path14.length; ++i) {
-        const code = path14.charCodeAt(i);
+    function validateCookiePath(path16) {
+      for (let i = 0; i < path16.length; ++i) {
+        const code = path16.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -18295,8 +18295,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve7) => {
-        setTimeout(resolve7, ms).unref();
+      return new Promise((resolve8) => {
+        setTimeout(resolve8, ms).unref();
       });
     }
     module.exports = {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path14 = opts.path;
+          let path16 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path14 = `/${path14}`;
+            path16 = `/${path16}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path14);
+          url = new URL(util.parseOrigin(url).origin + path16);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path14) {
-      const ctrl = callVisitor(key, node, visitor, path14);
+    function visit_(key, node, visitor, path16) {
+      const ctrl = callVisitor(key, node, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visit_(key, ctrl, visitor, path14);
+        replaceNode(key, path16, ctrl);
+        return visit_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path16 = Object.freeze(path16.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path14);
+            const ci = visit_(i, node.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = visit_("key", node.key, visitor, path14);
+          path16 = Object.freeze(path16.concat(node));
+          const ck = visit_("key", node.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path14);
+          const cv = visit_("value", node.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path14) {
-      const ctrl = await callVisitor(key, node, visitor, path14);
+    async function visitAsync_(key, node, visitor, path16) {
+      const ctrl = await callVisitor(key, node, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visitAsync_(key, ctrl, visitor, path14);
+        replaceNode(key, path16, ctrl);
+        return visitAsync_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path16 = Object.freeze(path16.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path14);
+            const ci = await visitAsync_(i, node.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path14);
+          path16 = Object.freeze(path16.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path14);
+          const cv = await visitAsync_("value", node.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path14) {
+    function callVisitor(key, node, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key, node, path14);
+        return visitor(key, node, path16);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path14);
+        return visitor.Map?.(key, node, path16);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path14);
+        return visitor.Seq?.(key, node, path16);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path14);
+        return visitor.Pair?.(key, node, path16);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path14);
+        return visitor.Scalar?.(key, node, path16);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path14);
+        return visitor.Alias?.(key, node, path16);
       return void 0;
     }
-    function replaceNode(key, path14, node) {
-      const parent = path14[path14.length - 1];
+    function replaceNode(key, path16, node) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path14, value) {
+    function collectionFromPath(schema, path16, value) {
       let v = value;
-      for (let i = path14.length - 1; i >= 0; --i) {
-        const k = path14[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path14, value) {
-        if (isEmptyPath(path14))
+      addIn(path16, value) {
+        if (isEmptyPath(path16))
           this.add(value);
         else {
-          const [key, ...rest] = path14;
+          const [key, ...rest] = path16;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        const [key, ...rest] = path14;
+      deleteIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        const [key, ...rest] = path14;
+      getIn(path16, keepScalar) {
+        const [key, ...rest] = path16;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path14) {
-        const [key, ...rest] = path14;
+      hasIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        const [key, ...rest] = path14;
+      setIn(path16, value) {
+        const [key, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path14, value) {
+      addIn(path16, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path14, value);
+          this.contents.addIn(path16, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        if (Collection.isEmptyPath(path14)) {
+      deleteIn(path16) {
+        if (Collection.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        if (Collection.isEmptyPath(path14))
+      getIn(path16, keepScalar) {
+        if (Collection.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path14) {
-        if (Collection.isEmptyPath(path14))
+      hasIn(path16) {
+        if (Collection.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        if (Collection.isEmptyPath(path14)) {
+      setIn(path16, value) {
+        if (Collection.isEmptyPath(path16)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path14, value);
+          this.contents.setIn(path16, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path14) => {
+    visit2.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field, index] of path14) {
+      for (const [field, index] of path16) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path14) => {
-      const parent = visit2.itemAtPath(cst, path14.slice(0, -1));
-      const field = path14[path14.length - 1][0];
+    visit2.parentCollection = (cst, path16) => {
+      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
+      const field = path16[path16.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path14, item, visitor) {
-      let ctrl = visitor(item, path14);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path14);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28605,14 +28605,14 @@ var require_util9 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path14 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path16 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path14 && path14[0] !== "/") {
-          path14 = `/${path14}`;
+        if (path16 && path16[0] !== "/") {
+          path16 = `/${path16}`;
         }
-        return new URL(`${origin}${path14}`);
+        return new URL(`${origin}${path16}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -29470,9 +29470,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve7(data);
+              return err ? reject(err) : resolve8(data);
             });
           });
         }
@@ -29510,9 +29510,9 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve7(data);
+              return err2 ? reject(err2) : resolve8(data);
             });
           });
         }
@@ -29788,8 +29788,8 @@ var require_pool_base2 = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve7) => {
-            this[kClosedResolve] = resolve7;
+          return new Promise((resolve8) => {
+            this[kClosedResolve] = resolve8;
           });
         }
       }
@@ -29945,9 +29945,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path14, origin }
+            request: { method, path: path16, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path14);
+          debugLog("sending request to %s %s%s", method, origin, path16);
         }
       );
     }
@@ -29965,14 +29965,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path14, origin },
+            request: { method, path: path16, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path14,
+            path16,
             statusCode
           );
         }
@@ -29981,23 +29981,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path14, origin }
+            request: { method, path: path16, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path14);
+          debugLog("trailers received from %s %s%s", method, origin, path16);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path14, origin },
+            request: { method, path: path16, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path14,
+            path16,
             error4.message
           );
         }
@@ -30112,7 +30112,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path14,
+        path: path16,
         method,
         body,
         headers: headers2,
@@ -30129,11 +30129,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path14 !== "string") {
+        if (typeof path16 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path16[0] !== "/" && !(path16.startsWith("http://") || path16.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path14)) {
+        } else if (invalidPathRegex.test(path16)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -30208,7 +30208,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path14, query2) : path14;
+        this.path = query2 ? serializePathWithQuery(path16, query2) : path16;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -33912,8 +33912,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve7, reject) => {
-        res = resolve7;
+      const promise = new Promise((resolve8, reject) => {
+        res = resolve8;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -35076,7 +35076,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path14, host, upgrade, blocking, reset } = request2;
+      const { method, path: path16, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -35152,7 +35152,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path14} HTTP/1.1\r
+      let header = `${method} ${path16} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -35339,12 +35339,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -35829,7 +35829,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path14, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path16, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -35898,7 +35898,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path14;
+          headers2[HTTP2_HEADER_PATH] = path16;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -35950,7 +35950,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path14;
+      headers2[HTTP2_HEADER_PATH] = path16;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -36228,12 +36228,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -36550,16 +36550,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve7;
+            this[kClosedResolve] = resolve8;
           } else {
-            resolve7(null);
+            resolve8(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -36572,7 +36572,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve7(null);
+            resolve8(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -37588,7 +37588,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve7, reject) => {
+        const socket = await new Promise((resolve8, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -37598,7 +37598,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve7(socket2);
+              resolve8(socket2);
             }
           });
         });
@@ -37608,14 +37608,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve7, reject) => {
+        await new Promise((resolve8, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve7();
+            resolve8();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -37624,14 +37624,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve7();
+            resolve8();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve7, reject) => {
+        await new Promise((resolve8, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -37639,7 +37639,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info3);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve7();
+            resolve8();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -37682,8 +37682,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve7, reject) => {
-                      finalSocket.once("secureConnect", resolve7);
+                    await new Promise((resolve8, reject) => {
+                      finalSocket.once("secureConnect", resolve8);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -37792,10 +37792,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path14 = "/",
+          path: path16 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path14;
+        opts.path = origin + path16;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -38333,7 +38333,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -38347,11 +38347,11 @@ var require_readable2 = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve7(null);
+                resolve8(null);
               }
             });
           } else {
-            this.on("close", resolve7);
+            this.on("close", resolve8);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -38379,7 +38379,7 @@ var require_readable2 = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -38394,7 +38394,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               length: 0,
               body: []
@@ -38468,18 +38468,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve7, stream, length } = consume2;
+      const { type, body, resolve: resolve8, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve7(chunksDecode(body, length, encoding));
+          resolve8(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve7(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve8(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve7(chunksConcat(body, length).buffer);
+          resolve8(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve7(new Blob(body, { type: stream[kContentType] }));
+          resolve8(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve7(chunksConcat(body, length));
+          resolve8(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -38669,9 +38669,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -38883,9 +38883,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -39173,9 +39173,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -39268,9 +39268,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -39896,11 +39896,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve7) {
-      resolve7(value);
+    return value instanceof P ? value : new P(function(resolve8) {
+      resolve8(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve7, reject) {
+  return new (P || (P = Promise))(function(resolve8, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -39916,7 +39916,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result2) {
-      result2.done ? resolve7(result2.value) : adopt(result2.value).then(fulfilled, rejected);
+      result2.done ? resolve8(result2.value) : adopt(result2.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -40498,7 +40498,7 @@ var CLI_FLAGS = {
 function hint(setting, value) {
   return value === void 0 ? { setting } : { setting, value };
 }
-var keyWording = (named) => named.value === void 0 ? named.setting : `${named.setting}: ${valueText(named.value)}`;
+var keyWording = (named2) => named2.value === void 0 ? named2.setting : `${named2.setting}: ${valueText(named2.value)}`;
 var runWording = runValue(keyWording);
 function wordingBinding(wording) {
   return bindRunValue(runWording, wording);
@@ -40511,17 +40511,17 @@ function worded(strings, ...values) {
   return text;
 }
 var runProjectFile = runValue("autojoin-sync.yaml");
-function useProjectFile(path14) {
-  runProjectFile.set(path14 ?? "autojoin-sync.yaml");
+function useProjectFile(path16) {
+  runProjectFile.set(path16 ?? "autojoin-sync.yaml");
 }
-function projectFileBinding(path14) {
-  return bindRunValue(runProjectFile, path14 ?? "autojoin-sync.yaml");
+function projectFileBinding(path16) {
+  return bindRunValue(runProjectFile, path16 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
   return runProjectFile.get();
 }
-function wordHint(named) {
-  return runWording.get()(named);
+function wordHint(named2) {
+  return runWording.get()(named2);
 }
 function isHint(value) {
   return typeof value === "object" && value !== null && typeof value.setting === "string" && SETTINGS.includes(value.setting);
@@ -40885,6 +40885,16 @@ function metadataToWrite(input) {
   marker[MARKER_KEYS.keys] = encodeKeys(Object.keys(unmarkedMetadata(input.managed ?? {})));
   return { ...own, ...marker };
 }
+function ownershipStatus(live) {
+  const shown2 = live?.autojoin ? live.metadata : live?.deactivatedMetadata;
+  if (shown2 === void 0) return "noMetadata";
+  return markerOf(shown2) === null ? "unmarked" : "marked";
+}
+function unknownOwnershipOf(changes, scopes) {
+  if (!scopes.some((scope) => scope.ownership === "marked" || scope.ownership === "unmarked")) return [];
+  const unshown = new Set(scopes.filter((scope) => scope.ownership === "noMetadata").map((scope) => scope.key));
+  return changes.filter((change) => change.kind !== "create" && unshown.has(change.key)).map((change) => change.key).sort(compareScopeKeys);
+}
 var CANNOT_READ = {
   scopeName: "scopeName cannot be read back from this service: its autojoin invitations carry no `groups`, so the name a file states is sent with every write but never compared (a rename made outside does not show)",
   ownership: "ownership cannot be read from this service: its answers carry no `metadata`, so no scope can be shown to be managed here: pruning clears nothing, drift cannot be told apart, and no scope is refused as another owner's"
@@ -41180,6 +41190,21 @@ Set \`drift: revert\` on ${scopes.length === 1 ? "that scope" : "those scopes"} 
   }
   problems;
 };
+var ONLY_EXPIRED_WHY = {
+  component: "its componentId can be read neither live nor from the state last applied",
+  remark: "it carries no ownership marker, and its policy at HEAD without the expired entries is not what this write would leave, so it cannot be marked with HEAD",
+  "marker-removed": "its ownership marker was removed outside this repository (e.g. a widget admin's save)"
+};
+var OnlyExpiredError = class extends Error {
+  constructor(scopes) {
+    const lines2 = scopes.slice(0, 10).map((scope) => `${scope.key}: ${ONLY_EXPIRED_WHY[scope.reason]}`);
+    if (scopes.length > 10) lines2.push(`and ${scopes.length - 10} more`);
+    super(`apply --only-expired cannot remove the expired entries of ${preview(scopes.map((scope) => scope.key))} alone: ${lines2.join("; ")}; nothing was written, and the expired grants stay live until a full apply (plan, review, apply) writes ${scopes.length === 1 ? "that scope" : "those scopes"}`);
+    this.scopes = scopes;
+    this.name = "OnlyExpiredError";
+  }
+  scopes;
+};
 
 // src/output/exit-codes.ts
 var ExitCode2 = {
@@ -41229,7 +41254,7 @@ var FileAccessError = class extends Error {
   size;
 };
 function readRegularFile(file, options) {
-  return new Promise((resolve7) => resolve7(readRegularFileSync(file, options)));
+  return new Promise((resolve8) => resolve8(readRegularFileSync(file, options)));
 }
 function readRegularFileSync(file, options) {
   const what = options.what ?? "file";
@@ -41299,11 +41324,11 @@ function isInside(dir, file) {
   const rel = relative(dir, file);
   return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
 }
-function recordedPathProblem(path14) {
-  if (path14 === "") return "it is empty";
-  if (path14.startsWith("/") || /^[a-z]:/iu.test(path14) || path14.includes("\\")) return "it is not a relative POSIX path";
-  if (path14.includes("\0")) return "it holds a NUL character";
-  if (path14.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "it has a `..`, `.` or empty segment";
+function recordedPathProblem(path16) {
+  if (path16 === "") return "it is empty";
+  if (path16.startsWith("/") || /^[a-z]:/iu.test(path16) || path16.includes("\\")) return "it is not a relative POSIX path";
+  if (path16.includes("\0")) return "it holds a NUL character";
+  if (path16.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "it has a `..`, `.` or empty segment";
   return null;
 }
 var NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
@@ -41688,8 +41713,8 @@ import path2, { posix as posix2 } from "node:path";
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path14) {
-  return path14.join("\0");
+function pathKey(path16) {
+  return path16.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -43723,13 +43748,13 @@ var autojoin_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path14, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path14));
+function locate(parsed, path16, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path16));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path14.entries()) {
-    const last = index === path14.length - 1;
+  for (const [index, segment] of path16.entries()) {
+    const last = index === path16.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -43792,22 +43817,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path14 = pointerToPath(error4.instancePath);
+  const path16 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path14)}: expected ${expectedOf(path14, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path14)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path14)}: ${invalidValue(path14, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path16)}: expected ${expectedOf(path16, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path16)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path16)}: ${invalidValue(path16, error4)}`;
 }
 function describe(error4, parsed) {
-  const path14 = pointerToPath(error4.instancePath);
+  const path16 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path14, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path16, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path14, String(error4.params.missingProperty));
+      return missingKey(parsed, path16, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path14, error4);
+      return wrongType(parsed, path16, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -43815,47 +43840,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path14, String(error4.params.propertyName));
+      return reservedKey(parsed, path16, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path14), "error", "invalid-value", `${labelOf(path14)}: ${invalidValue(path14, error4)}`);
+      return diagnosticAt(locate(parsed, path16), "error", "invalid-value", `${labelOf(path16)}: ${invalidValue(path16, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path14) {
-  return path14.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path16) {
+  return path16.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path14, key, parentSchema) {
+function unknownKey(parsed, path16, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path14.length ? ` in ${labelOf(path14)}` : "";
+  const where2 = path16.length ? ` in ${labelOf(path16)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path14, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path16, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path14, key) {
-  const message = `${labelOf(path14)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path14, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path16, key) {
+  const message = `${labelOf(path16)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path16, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path14, key) {
-  const pos = path14.length ? locate(parsed, path14, "key") : parsed.start;
-  const where2 = path14.length ? ` in ${labelOf(path14)}` : "";
-  const hint2 = path14.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path16, key) {
+  const pos = path16.length ? locate(parsed, path16, "key") : parsed.start;
+  const where2 = path16.length ? ` in ${labelOf(path16)}` : "";
+  const hint2 = path16.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path14, error4) {
-  const expected = expectedOf(path14, String(error4.params.type));
-  const label = labelOf(path14);
+function wrongType(parsed, path16, error4) {
+  const expected = expectedOf(path16, String(error4.params.type));
+  const label = labelOf(path16);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path14.at(-1);
+    const last = path16.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path14), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path16), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -43865,10 +43890,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path14, type) {
-  const last = path14.at(-1);
+function expectedOf(path16, type) {
+  const last = path16.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path14.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path16.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -43883,7 +43908,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path14, error4) {
+function invalidValue(path16, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -43895,7 +43920,7 @@ function invalidValue(path14, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path14, error4.data);
+      return patternProblem(path16, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -43903,15 +43928,15 @@ function invalidValue(path14, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path14, value) {
+function patternProblem(path16, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path14.at(-1) === "urlEnv" || path14.at(-1) === "secretEnv") return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
-  if (path14.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path14.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path16.at(-1) === "urlEnv" || path16.at(-1) === "secretEnv") return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
+  if (path16.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path16.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -44215,8 +44240,8 @@ function overCount(rule, byDomain) {
     const places = Array.isArray(known) ? known : [known];
     if (places.length <= max) continue;
     const keys = places.map((place) => place.key).sort();
-    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
-    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named})`;
+    const named2 = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
+    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named2})`;
     for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
   }
   return findings;
@@ -44278,17 +44303,17 @@ function notifyDiagnostics(parsed) {
   notify2.forEach((entry, index) => {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return;
     const item = entry;
-    const add = (path14, code, message, part = "value") => {
-      const at = locate(parsed, ["notify", index, ...path14], part);
+    const add = (path16, code, message, part = "value") => {
+      const at = locate(parsed, ["notify", index, ...path16], part);
       covered.add(placeKey(at));
       diagnostics.push(diagnosticAt(at, "error", code, message));
     };
     for (const [key, value] of Object.entries(item)) {
-      const named = key === "urlEnv" || key === "secretEnv";
-      if (named ? !looksLikeValue(value) : !LITERAL_KEYS.includes(key)) continue;
+      const named2 = key === "urlEnv" || key === "secretEnv";
+      if (named2 ? !looksLikeValue(value) : !LITERAL_KEYS.includes(key)) continue;
       const wanted = key === "urlEnv" || key.toLowerCase().includes("url") ? "urlEnv" : "secretEnv";
       covered.add(placeKey(locate(parsed, ["notify", index, key], "key")));
-      add([key], "notify-literal-secret", `notify[${index}].${key}: a URL or secret is never written in the project file; put it in an environment variable named AUTOJOIN_NOTIFY_\u2026 and give that name as ${wanted}`, named ? "value" : "key");
+      add([key], "notify-literal-secret", `notify[${index}].${key}: a URL or secret is never written in the project file; put it in an environment variable named AUTOJOIN_NOTIFY_\u2026 and give that name as ${wanted}`, named2 ? "value" : "key");
     }
     if (item.to === "webhook" && item.secretEnv === void 0) {
       add([], "notify-unsigned", `notify[${index}]: a webhook target needs secretEnv (an AUTOJOIN_NOTIFY_* variable holding at least 32 bytes): its bodies are always signed`);
@@ -44314,17 +44339,17 @@ function placeKey(at) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path14 of paths) {
-    const value = valueAt(parsed.data, path14);
+  for (const path16 of paths) {
+    const value = valueAt(parsed.data, path16);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path14.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path14), "error", "homograph", problem));
+    const problem = scopeTextProblem(path16.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path16), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path14) {
+function valueAt(data, path16) {
   let value = data;
-  for (const segment of path14) {
+  for (const segment of path16) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -44721,10 +44746,10 @@ function defaultBranchOf(payload) {
   const repository = payload?.repository;
   return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
 }
-function readPayload(path14) {
-  if (!path14) return void 0;
+function readPayload(path16) {
+  if (!path16) return void 0;
   try {
-    return JSON.parse(readFileSync2(path14, "utf8"));
+    return JSON.parse(readFileSync2(path16, "utf8"));
   } catch {
     return void 0;
   }
@@ -44737,6 +44762,15 @@ function pullNumberOf(payload) {
 
 // src/run/settings.ts
 import { join as join3 } from "node:path";
+
+// src/plan/run-owners.ts
+var runOwners = /* @__PURE__ */ new Set();
+function useRunOwners(owners) {
+  runOwners = new Set(owners);
+}
+function movesFrom(from, owner) {
+  return from !== owner && (from === DEFAULT_OWNER || runOwners.has(from));
+}
 
 // src/history/prune.ts
 var import_yaml4 = __toESM(require_dist(), 1);
@@ -44922,15 +44956,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path14) => {
+  const visit2 = (value, path16) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path14));
+      if (holds(value, pattern)) places.push(locate(document, path16));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path14, index]));
+      value.forEach((item, index) => visit2(item, [...path16, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path14, key], "key"));
-        visit2(item, [...path14, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path16, key], "key"));
+        visit2(item, [...path16, key]);
       }
     }
   };
@@ -45174,7 +45208,7 @@ async function* discoveredBatches(discovery, options, keep2) {
   return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files };
 }
 function ioTurn() {
-  return new Promise((resolve7) => setImmediate(() => setImmediate(resolve7)));
+  return new Promise((resolve8) => setImmediate(() => setImmediate(resolve8)));
 }
 async function readPolicySources(files, cwd, roots) {
   const sources = [];
@@ -45435,19 +45469,19 @@ function startGit(args, options) {
     else capped = true;
   });
   child.stdin.on("error", () => void 0);
-  const done = new Promise((resolve7, reject) => {
+  const done = new Promise((resolve8, reject) => {
     child.on("error", (error4) => reject(gitFailed(args, options.context, error4.code === "ENOENT" ? "git is not installed or not on PATH" : error4.message)));
     child.on("close", (code) => {
       if (failure) reject(failure);
-      else if (code === 0) resolve7();
+      else if (code === 0) resolve8();
       else reject(gitFailed(args, options.context, capped ? scrubCutEdges(stderr, { end: true }) : stderr));
     });
   });
-  const write2 = (text) => child.stdin.write(text) || child.stdin.destroyed ? Promise.resolve() : new Promise((resolve7) => {
+  const write2 = (text) => child.stdin.write(text) || child.stdin.destroyed ? Promise.resolve() : new Promise((resolve8) => {
     const go = () => {
       child.stdin.off("drain", go);
       child.stdin.off("close", go);
-      resolve7();
+      resolve8();
     };
     child.stdin.on("drain", go).on("close", go);
   });
@@ -45887,8 +45921,8 @@ function projectOf(read) {
   return config;
 }
 function readVersion(repository, version, text, project2, options) {
-  const named = parsePolicyText({ file: version.file, text }).documents.map(({ data }) => keyOf(data, project2));
-  if (named.every((key) => key === null || options.isDeclared(key))) return { scopes: [] };
+  const named2 = parsePolicyText({ file: version.file, text }).documents.map(({ data }) => keyOf(data, project2));
+  if (named2.every((key) => key === null || options.isDeclared(key))) return { scopes: [] };
   const checked2 = parsePolicySources([{ file: shownPath(repository, version.file), text }], { project: project2, secrets: options.secrets });
   const leaked = checked2.diagnostics.find((d) => d.code === "secret-in-policy");
   if (leaked) return { warning: secretInHistory(leaked, version) };
@@ -46038,9 +46072,9 @@ async function policyFilesOutside(paths, cwd) {
 }
 function keysReadable(source, candidates, project2) {
   const parsed = parsePolicyText(source);
-  const named = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project2), scope: data.scope, line: start.line }));
-  const keys = named.flatMap(({ key, line }) => key === null ? [] : [{ key, line }]);
-  if (parsed.diagnostics.length === 0 && named.every(({ key, scope }) => key !== null || scope === void 0)) return keys;
+  const named2 = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project2), scope: data.scope, line: start.line }));
+  const keys = named2.flatMap(({ key, line }) => key === null ? [] : [{ key, line }]);
+  if (parsed.diagnostics.length === 0 && named2.every(({ key, scope }) => key !== null || scope === void 0)) return keys;
   const mentioned = scopesNamed(source.text);
   return [...keys, ...candidates.flatMap((policy2) => {
     const line = mentioned.get(policy2.scope);
@@ -46049,16 +46083,16 @@ function keysReadable(source, candidates, project2) {
 }
 function scopesNamed(text) {
   const documents = (0, import_yaml4.parseAllDocuments)(text);
-  const named = /* @__PURE__ */ new Map();
+  const named2 = /* @__PURE__ */ new Map();
   for (const document of Array.isArray(documents) ? documents : []) {
     if (!(0, import_yaml4.isMap)(document.contents)) continue;
     for (const pair of document.contents.items) {
       if (!(0, import_yaml4.isScalar)(pair.key) || pair.key.value !== "scope" || !(0, import_yaml4.isScalar)(pair.value)) continue;
       const offset = pair.key.range[0];
-      named.set(String(pair.value.value), text.slice(0, offset).split("\n").length);
+      named2.set(String(pair.value.value), text.slice(0, offset).split("\n").length);
     }
   }
-  return named;
+  return named2;
 }
 function keptScopes(project2) {
   const keep2 = typeof project2.prune === "object" ? project2.prune.keep ?? [] : [];
@@ -46170,8 +46204,8 @@ function entryPositions(document, findings) {
 }
 function domainOf(entry) {
   if (typeof entry === "string") return entry;
-  const named = entry?.domain;
-  return typeof named === "string" ? named : void 0;
+  const named2 = entry?.domain;
+  return typeof named2 === "string" ? named2 : void 0;
 }
 
 // src/dns/resolver.ts
@@ -46233,11 +46267,11 @@ function answerOf(code) {
   }
 }
 function settle(answer, timeoutMs, waiting) {
-  return new Promise((resolve7) => {
+  return new Promise((resolve8) => {
     const done = (value) => {
       clearTimeout(timer);
       waiting.delete(done);
-      resolve7(value);
+      resolve8(value);
     };
     const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
     waiting.add(done);
@@ -46416,21 +46450,21 @@ function oneProjectAtATime(command, projects) {
 }
 function oneTarget(settings, projects, sources) {
   if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
-  const named = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
-  const first = named[0];
+  const named2 = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
+  const first = named2[0];
   if (first === void 0) return settings;
-  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
+  const other = named2.find((one) => sameUrl(one.url) !== sameUrl(first.url));
   if (settings.baseUrl !== void 0 || settings.emulator) {
     if (other === void 0) return settings;
     const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
-    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(", ")} ${named.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
+    return { ...settings, targetNotice: `the baseUrl of ${named2.map((one) => one.name).join(", ")} ${named2.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
   }
   if (other !== void 0) {
     throw new RunError(
       `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
     );
   }
-  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(", ") };
+  return { ...settings, baseUrl: first.url, baseUrlFrom: named2.map((one) => one.name).join(", ") };
 }
 function sameUrl(url) {
   return url.trim().replace(/\/+$/u, "");
@@ -46516,6 +46550,86 @@ function notifyEnvOf(env) {
   return Object.fromEntries(Object.entries(env).filter((entry) => entry[1] !== void 0 && (entry[0].startsWith("AUTOJOIN_NOTIFY_") || facts.includes(entry[0]))));
 }
 
+// src/run/project-settings.ts
+import path10 from "node:path";
+async function projectContexts(sources) {
+  const { run: run2 } = sources;
+  if (run2.projects.length < 2) return [];
+  return Promise.all(
+    run2.projects.map(async (project2) => {
+      const place = projectPlace(run2, project2, sources.cwd);
+      const own = sources.settingsOf(place, project2);
+      const recorded = sources.saved?.find((one) => one.name === project2.name);
+      const limits = recorded ? { ...recorded.limits, ...sources.flagLimits } : own.limits;
+      const { baseUrl: _url, baseUrlFrom: _from, projectBaseUrlIgnored: _ignored, ...rest } = own;
+      return {
+        ...run2,
+        ...rest,
+        // One target per run: the run's, never a project file's.
+        ...pick2(run2, ["baseUrl", "baseUrlFrom", "projectBaseUrlIgnored", "targetNotice", "emulator"]),
+        projects: [project2],
+        limits,
+        dns: project2.dns ?? null,
+        projectRecord: await projectRecordOf(project2.projectFile, run2.base),
+        ...run2.head === void 0 ? {} : { head: run2.head }
+      };
+    })
+  );
+}
+function projectPlace(run2, project2, cwd) {
+  const { base } = run2;
+  const nested = run2.projects.some((other) => other !== project2 && isInside(project2.dir, other.dir));
+  const covered = run2.paths.some((one) => isInside(path10.resolve(base, one), project2.dir));
+  const paths = project2.projectFile !== void 0 && !nested && covered ? [relativePosix(base, project2.dir) || "."] : project2.files.map((file) => relativePosix(base, path10.resolve(cwd, file)) || ".");
+  const { notice: _notice, ...place } = run2;
+  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile } };
+}
+function pick2(from, keys) {
+  const out = {};
+  for (const key of keys) if (from[key] !== void 0) out[key] = from[key];
+  return out;
+}
+
+// src/run/saved-projects.ts
+import { existsSync as existsSync5 } from "node:fs";
+import path11 from "node:path";
+async function savedProjectsPlace(cwd, saved) {
+  const root = await repositoryRoot(cwd) ?? path11.resolve(cwd);
+  for (const project2 of saved.projects) {
+    if (project2.projectFile !== null) checkSavedProject(project2.projectFile, await projectHereFor(project2.projectFile, cwd), saved.file);
+  }
+  const recorded = new Map(saved.projects.map((project2) => [project2.name, project2]));
+  for (const source of saved.sources) {
+    const project2 = recorded.get(source.project);
+    const nearest = nearestProjectFile2(path11.resolve(root, source.file), root);
+    const now = nearest === null ? null : relativePosix(root, nearest);
+    const then = project2?.projectFile?.path ?? null;
+    if (now !== then) {
+      throw new RunError(
+        `${saved.file} was made with ${source.file} under ${then ?? "no project file"}, but its nearest project file here is ${now ?? "none"}; its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
+      );
+    }
+  }
+  const roots = [...new Set(saved.projects.map((project2) => path11.resolve(root, project2.root)))];
+  const place = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
+  const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
+  return { ...place, projects };
+}
+function savedProjects(plan2) {
+  return plan2.projects === void 0 ? {} : { projects: plan2.projects, sources: savedSources(plan2) };
+}
+function savedSources(plan2) {
+  const entries = [...plan2.changes, ...plan2.drift];
+  return entries.flatMap((entry) => entry.source === void 0 || entry.project === void 0 || "reason" in entry && entry.reason === "pruned" ? [] : [{ file: entry.source.file, project: entry.project }]);
+}
+function nearestProjectFile2(file, top) {
+  for (let at = path11.dirname(file); ; at = path11.dirname(at)) {
+    const candidate = path11.join(at, PROJECT_FILE);
+    if (existsSync5(candidate)) return candidate;
+    if (at === top || !isInside(top, at) || path11.dirname(at) === at) return null;
+  }
+}
+
 // src/run/settings.ts
 async function resolveSettings(sources) {
   const { place, project: project2, projects: found } = await resolvePlace(sources);
@@ -46524,7 +46638,15 @@ async function resolveSettings(sources) {
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
-  return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head) };
+  const run2 = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head) };
+  const perProject = await projectContexts({
+    run: run2,
+    cwd: sources.cwd,
+    settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
+    ...sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}
+  });
+  useRunOwners(perProject.map((one) => one.owner));
+  return perProject.length === 0 ? run2 : { ...run2, perProject };
 }
 function definedOnly(limits, flags) {
   return {
@@ -46535,7 +46657,8 @@ function definedOnly(limits, flags) {
 }
 async function resolvePlace(sources) {
   if (sources.saved && sources.projectFile !== void 0) throw projectWithPlan();
-  const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  const saved = sources.saved;
+  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   if (place.notice !== void 0) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);
@@ -46610,10 +46733,10 @@ function defined(name, value) {
 }
 
 // src/action/action-settings.ts
-import { resolve as resolve2 } from "node:path";
+import { resolve } from "node:path";
 
 // src/plan/types.ts
-var PLAN_FORMAT_VERSION = 4;
+var PLAN_FORMAT_VERSION = 5;
 
 // src/plan/diff.ts
 function declaredDesired(policy2) {
@@ -46812,6 +46935,7 @@ function appliedStateOf(policy2, marker) {
 function threeWay(owner, modeOf, onHeld) {
   const held = [];
   const kept = [];
+  const bases = /* @__PURE__ */ new Map();
   const place = (desired, live, change, verdict) => {
     if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
     const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
@@ -46831,11 +46955,11 @@ function threeWay(owner, modeOf, onHeld) {
       if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
       const desiredDigest = stateDigest(state);
-      if (desiredDigest === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker, desiredDigest }));
-      const applied = appliedStateOf(desired.policy, marker);
-      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied, desiredDigest }));
-      const written = liveAsWritten(state, live, marker);
-      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written, desiredDigest }));
+      const found = desiredDigest === marker.digest ? state : appliedStateOf(desired.policy, marker) ?? liveAsWritten(state, live, marker);
+      if (found) {
+        bases.set(desired.policy.key, found);
+        return place(desired, live, change, classifyDrift({ desired: state, live, marker, ...found === state ? {} : { lastApplied: found }, desiredDigest }));
+      }
       if (marker.commit === void 0) return change;
       const entry = { desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} };
       held.push(entry);
@@ -46843,12 +46967,14 @@ function threeWay(owner, modeOf, onHeld) {
       return "held";
     },
     needed: () => groupByCommit(held),
-    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
-    kept
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place, bases) ?? []),
+    kept,
+    baseOf: (key) => bases.get(key)
   };
 }
-function resolveHeld(entry, lastApplied, place) {
+function resolveHeld(entry, lastApplied, place, bases) {
   const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
+  if (base !== null) bases.set(entry.desired.policy.key, base);
   const desired = writtenStateOf(entry.desired.policy);
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
   let change = entry.change;
@@ -46888,10 +47014,10 @@ function driftReport(change) {
 }
 
 // src/plan/only-expired.ts
-function onlyExpired(change, live) {
-  if (change === null || change.kind === "create" || !live?.autojoin) return null;
+function onlyExpired(change, live, lastApplied, head) {
+  if (change === null || change.kind === "create" || !live?.autojoin) return { change: null };
   const expired = new Set((change.removalReasons ?? []).map((reason) => reason.domain));
-  if (expired.size === 0) return null;
+  if (expired.size === 0) return { change: null };
   const after = change.before.filter((domain) => !expired.has(domain));
   const narrowed = { ...change, kind: after.length === 0 ? "clear" : "update", after, explicitEmpty: after.length === 0 };
   const owner = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
@@ -46899,13 +47025,42 @@ function onlyExpired(change, live) {
   else delete narrowed.fieldChanges;
   if (live.scopeName !== void 0 && live.scopeName !== null) narrowed.scopeName = live.scopeName;
   else delete narrowed.scopeName;
-  if (live.componentId !== void 0) narrowed.componentId = live.componentId;
+  const component = live.componentId ?? lastApplied?.componentId;
+  if (component === void 0) return { change: narrowed, refused: "component" };
+  narrowed.componentId = component;
   if (change.metadata !== void 0) narrowed.metadata = managedLiveMetadata(live, change.metadata);
   const marker = liveMarker(live);
   if (marker && isPlainObject(live.metadata)) {
     narrowed.keepMarker = Object.fromEntries(Object.entries(live.metadata).filter(([key, value]) => isReservedKey(key) && typeof value === "string"));
+    return { change: narrowed };
   }
-  return narrowed;
+  if (head === void 0 || stateDigest(head) !== stateDigest(writtenStateOf({ ...narrowed, domains: narrowed.after }))) return { change: narrowed, refused: "remark" };
+  return { change: narrowed };
+}
+function onlyExpiredStep(enabled, baseOf) {
+  const refused = /* @__PURE__ */ new Map();
+  const held = /* @__PURE__ */ new Map();
+  const narrow = (change, live, policy2) => {
+    if (!enabled) return change;
+    const key = change?.key ?? policy2?.key;
+    const result2 = onlyExpired(change, live, key === void 0 ? void 0 : baseOf(key), policy2 && writtenStateOf(policy2));
+    if (result2.refused !== void 0 && result2.change) refused.set(result2.change.key, result2.refused);
+    return result2.change;
+  };
+  return {
+    narrow,
+    hold(live, policy2) {
+      if (enabled) held.set(policy2.key, { live, policy: policy2 });
+    },
+    resolveHeld: (changes) => changes.flatMap((change) => narrow(change, held.get(change.key)?.live, held.get(change.key)?.policy) ?? []),
+    resolveLost(changes) {
+      if (enabled) {
+        for (const change of changes) if (change.outside?.lost === "marker") refused.set(change.key, "marker-removed");
+      }
+      return [...changes];
+    },
+    refused: () => [...refused].map(([key, reason]) => ({ key, reason })).sort((a, b) => compareScopeKeys(a.key, b.key))
+  };
 }
 
 // src/plan/marker-keys.ts
@@ -46967,6 +47122,14 @@ function keysStep(owner) {
 }
 
 // src/plan/write-checks.ts
+function censusEntry(key, live) {
+  return { key, domains: live?.autojoin ? comparableDomains(live.domains) : [], fingerprint: fingerprint(live) };
+}
+function domainCensus(entries) {
+  const census = /* @__PURE__ */ new Map();
+  for (const entry of entries) countLive(census, entry.key, entry.domains);
+  return census;
+}
 function countLive(census, key, domains) {
   for (const domain of new Set(domains.map(comparableDomain))) {
     const holders = census.get(domain);
@@ -47040,8 +47203,8 @@ function scopeCountProblems(rules, changes, liveOnly, census) {
         const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
         const scopes = [...unwritten, ...holders.get(domain) ?? []].filter((holder) => ruleApplies(rule, holder)).sort();
         if (scopes.length <= max) continue;
-        const named = scopes.length > 5 ? `${scopes.slice(0, 5).join(", ")}, \u2026` : scopes.join(", ");
-        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named}), kept from the live state by drift: keep`;
+        const named2 = scopes.length > 5 ? `${scopes.slice(0, 5).join(", ")}, \u2026` : scopes.join(", ");
+        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named2}), kept from the live state by drift: keep`;
         problems.push({ key, check: "rule-max-scopes", message });
       }
     }
@@ -47067,12 +47230,11 @@ function planBuilder(options) {
   const drift = threeWay(owner, (policy2) => policy2.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
-  const heldLive = /* @__PURE__ */ new Map();
-  const narrow = (change, live) => options.onlyExpired ? onlyExpired(change, live) : change;
-  const census = options.census ? /* @__PURE__ */ new Map() : void 0;
+  const expiry = onlyExpiredStep(options.onlyExpired === true, (key) => drift.baseOf(key));
+  const [census, status] = [options.census ? [] : void 0, statusOf(options.shard)];
   const keys = keysStep(owner);
   const compare = (desired, live, shown2 = live) => {
-    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
+    if (census && live?.autojoin) census.push(censusEntry(desired.policy.key, live));
     if (!keep2(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -47083,11 +47245,11 @@ function planBuilder(options) {
     }
     const change = drift.sort(desired, live, twoWay);
     const marker = change === null ? void 0 : liveMarker(live);
-    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
-    if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
-    const narrowed = change === "held" ? null : narrow(change, live);
+    if (marker?.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
+    if (change === "held") expiry.hold(live, desired.policy);
+    const narrowed = change === "held" ? null : expiry.narrow(change, live, desired.policy);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown2) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown2), ...status(live) });
   };
   const add = (desired, live) => {
     if (!keys.hold(desired, live)) compare(desired, live);
@@ -47103,20 +47265,23 @@ function planBuilder(options) {
     markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
       keys.resolve(() => null, compare);
-      changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
-      changes.push(...options.onlyExpired ? [] : losses.resolve(lostFrom));
+      changes.push(...expiry.resolveHeld(drift.resolve(lastApplied)), ...expiry.resolveLost(losses.resolve(lostFrom)));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       const plan2 = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
-      if (census) plan2.census = census;
+      if (census) plan2.census = census.sort((a, b) => compareScopeKeys(a.key, b.key));
+      if (expiry.refused().length > 0) plan2.onlyExpiredRefused = expiry.refused();
       return plan2;
     }
   };
 }
+function statusOf(shard) {
+  return shard === void 0 ? () => ({}) : (live) => ({ ownership: ownershipStatus(live) });
+}
 function markerSharer(owner) {
   const ours2 = memoized((commit) => ({ owner, commit }));
   const byDefault = memoized((commit) => ({ owner: DEFAULT_OWNER, commit }));
-  return (who, commit) => (who === owner ? ours2 : byDefault)(commit);
+  return (who, commit) => who === owner ? ours2(commit) : who === DEFAULT_OWNER ? byDefault(commit) : { owner: who, commit };
 }
 function ours(key, live, owner, takeOwnership) {
   return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
@@ -47213,7 +47378,7 @@ var KEY_ORDER = [
 var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 function encodePlan(plan2) {
   const deltas = plan2.changes.map(domainDelta);
-  const { census: _census, ...written } = plan2;
+  const { onlyExpiredRefused: _refused, ...written } = plan2;
   const document = ordered({ ...written, summary: summarize(plan2, deltas), changes: [] });
   document.changes = plan2.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
   return document;
@@ -47253,7 +47418,7 @@ function compareKeys(a, b) {
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
 var ucs2lengthHelper2 = import_ucs2length2.default.default ?? import_ucs2length2.default;
 var plan = validate02;
-var schema02 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/plan.schema.json", "title": "autojoin-sync plan", "description": "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.", "type": "object", "additionalProperties": false, "required": ["formatVersion", "createdAt", "target", "owner", "context", "changes", "scopes", "summary", "notManagedHere", "drift"], "properties": { "notifications": { "description": "Only on stdout of plan --notify --format json, never in a saved plan: what became of each notification target the run's drift event went to (docs/notifications.md).", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["to", "variable", "delivered", "attempts"], "properties": { "to": { "enum": ["webhook", "slack", "teams"] }, "variable": { "type": "string" }, "delivered": { "type": "boolean" }, "attempts": { "type": "integer", "minimum": 0 } } } }, "formatVersion": { "description": "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift; 4 added context).", "const": 4 }, "createdAt": { "description": "When the plan was made, ISO 8601 in UTC.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, "target": { "description": "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.", "type": "string", "minLength": 1 }, "owner": { "description": "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.", "type": "string", "minLength": 1, "maxLength": 128 }, "context": { "description": "The run context the plan was made in. `apply --plan` rebuilds its own from it: the project file at `projectFile.path` of the applying repository must have this sha256 (or be absent when null); limits and owner come from it; each scope of `takeOwnership` needs --take-ownership again.", "type": "object", "additionalProperties": false, "required": ["projectFile", "limits", "rules", "today", "head", "takeOwnership"], "properties": { "projectFile": { "description": "The project file used (path relative to the repository root, `/`-separated, and the sha256 of its bytes), or null when the run had none.", "oneOf": [{ "type": "null" }, { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "type": "string", "minLength": 1, "maxLength": 4096 }, "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }] }, "limits": { "description": "The safety limits the plan was checked against (flags included).", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "type": "integer", "minimum": 0 }, "maxRemovalPercent": { "type": "number", "minimum": 0, "maximum": 100 }, "allowEmpty": { "type": "boolean" } } }, "rules": { "description": "The project file's governance rules, as read.", "type": "array" }, "today": { "description": "The UTC day the plan was made for.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$" }, "head": { "description": "The commit HEAD pointed to (informative: a plan is matched by content, never by ancestry); null outside git.", "oneOf": [{ "type": "null" }, { "type": "string", "pattern": "^[0-9a-f]{40,64}$" }] }, "takeOwnership": { "description": "Scopes this plan takes over (`--take-ownership`): apply needs the flag for each again.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } } }, "behind": { "description": "Scopes the plan writes whose live marker was written from a commit this checkout does not contain (an older clone, another history): apply refuses the whole run unless --allow-behind names each. Absent when none.", "type": "array", "items": { "$ref": "#/$defs/BehindScope" } }, "ownerMoves": { "description": "Scopes marked by owner `default` from a commit of this history that the plan re-marks with its owner (an owner update that needs no --take-ownership). Absent when none.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true }, "notManagedHere": { "description": "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.", "type": "array", "items": { "$ref": "#/$defs/NotManagedHere" } }, "declaredOutside": { "description": "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["key", "file", "line"], "properties": { "key": { "type": "string" }, "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 } } } }, "drift": { "description": "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.", "type": "array", "items": { "$ref": "#/$defs/DriftReport" } }, "shard": { "description": "`K/N` when the plan was made with --shard.", "type": "string", "pattern": "^[1-9][0-9]*/[1-9][0-9]*$" }, "shards": { "description": "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.", "type": "integer", "minimum": 1 }, "summary": { "$ref": "#/$defs/PlanSummary" }, "changes": { "description": "One change per scope that differs, clears first, then updates, then creates, each by scope key.", "type": "array", "items": { "$ref": "#/$defs/Change" } }, "scopes": { "description": "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.", "type": "array", "items": { "$ref": "#/$defs/ScopeFingerprint" } }, "notes": { "description": "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.", "type": "array", "items": { "type": "string" } }, "redacted": { "description": "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } }, "$defs": { "ScopeKey": { "description": "`scopeType/scope`.", "type": "string", "pattern": "^[^/]+/.+$" }, "Domain": { "description": "A normalized domain: lower case, punycode, no trailing dot.", "type": "string", "minLength": 1 }, "DomainList": { "description": "Normalized domains, sorted, unique.", "type": "array", "items": { "$ref": "#/$defs/Domain", "type": "string" }, "uniqueItems": true }, "PlanSummary": { "description": "Counts over the plan.", "type": "object", "additionalProperties": false, "required": ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"], "properties": { "create": { "description": "Scopes to create autojoin for.", "type": "integer", "minimum": 0 }, "update": { "description": "Scopes whose domains change.", "type": "integer", "minimum": 0 }, "clear": { "description": "Scopes to clear (deactivates autojoin).", "type": "integer", "minimum": 0 }, "unchanged": { "description": "Covered scopes that already match.", "type": "integer", "minimum": 0 }, "domainsAdded": { "description": "Domains added across all changes.", "type": "integer", "minimum": 0 }, "domainsRemoved": { "description": "Domains removed across all changes.", "type": "integer", "minimum": 0 } } }, "SourcePos": { "description": "Where the policy's document starts; line and column are 1-based.", "type": "object", "additionalProperties": false, "required": ["file", "line", "column"], "properties": { "file": { "description": "Policy file path, relative to the working directory.", "type": "string", "minLength": 1 }, "line": { "description": "1-based line.", "type": "integer", "minimum": 1 }, "column": { "description": "1-based column.", "type": "integer", "minimum": 1 } } }, "Change": { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] }, "FieldChange": { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } }, "RemovalCommit": { "description": "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.", "type": "object", "additionalProperties": false, "required": ["commit", "date", "subject"], "properties": { "commit": { "description": "Abbreviated commit id, or `working-tree` for a change not committed yet.", "type": "string", "pattern": "^(?:[0-9a-f]{4,64}|working-tree)$" }, "date": { "description": "Committer date, ISO 8601.", "type": "string", "minLength": 10 }, "subject": { "description": "First line of the commit message.", "type": "string" } } }, "OutsideChange": { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } }, "DriftReport": { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } }, "NotManagedHere": { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } }, "BehindScope": { "description": "A scope the plan writes whose marker was written from a commit this checkout does not contain.", "type": "object", "additionalProperties": false, "required": ["key", "commit"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "commit": { "description": "The marker's autojoin-sync.commit.", "type": "string", "minLength": 1, "maxLength": 128 }, "missing": { "description": "True when git cannot find it in this shallow clone (fetch-depth: 0 is needed to tell).", "type": "boolean" } } }, "ScopeFingerprint": { "description": "One covered scope and the hash of its live autojoin state at plan time.", "type": "object", "additionalProperties": false, "required": ["key", "fingerprint"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "fingerprint": { "description": `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`, "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" } } } } };
+var schema02 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/plan.schema.json", "title": "autojoin-sync plan", "description": "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.", "type": "object", "additionalProperties": false, "required": ["formatVersion", "createdAt", "target", "owner", "context", "changes", "scopes", "summary", "notManagedHere", "drift"], "properties": { "notifications": { "description": "Only on stdout of plan --notify --format json, never in a saved plan: what became of each notification target the run's drift event went to (docs/notifications.md).", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["to", "variable", "delivered", "attempts"], "properties": { "to": { "enum": ["webhook", "slack", "teams"] }, "variable": { "type": "string" }, "delivered": { "type": "boolean" }, "attempts": { "type": "integer", "minimum": 0 } } } }, "formatVersion": { "description": "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift; 4 added context; 5 added projects, for a plan of several projects, and each entry's project).", "const": 5 }, "createdAt": { "description": "When the plan was made, ISO 8601 in UTC.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, "target": { "description": "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.", "type": "string", "minLength": 1 }, "owner": { "description": "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.", "type": "string", "minLength": 1, "maxLength": 128 }, "context": { "description": "The run context the plan was made in. `apply --plan` rebuilds its own from it: the project file at `projectFile.path` of the applying repository must have this sha256 (or be absent when null); limits and owner come from it; each scope of `takeOwnership` needs --take-ownership again.", "type": "object", "additionalProperties": false, "required": ["projectFile", "limits", "rules", "today", "head", "takeOwnership"], "properties": { "projectFile": { "description": "The project file used (path relative to the repository root, `/`-separated, and the sha256 of its bytes), or null when the run had none.", "oneOf": [{ "type": "null" }, { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "type": "string", "minLength": 1, "maxLength": 4096 }, "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }] }, "limits": { "description": "The safety limits the plan was checked against (flags included).", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "type": "integer", "minimum": 0 }, "maxRemovalPercent": { "type": "number", "minimum": 0, "maximum": 100 }, "allowEmpty": { "type": "boolean" } } }, "rules": { "description": "The project file's governance rules, as read.", "type": "array" }, "today": { "description": "The UTC day the plan was made for.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$" }, "head": { "description": "The commit HEAD pointed to (informative: a plan is matched by content, never by ancestry); null outside git.", "oneOf": [{ "type": "null" }, { "type": "string", "pattern": "^[0-9a-f]{40,64}$" }] }, "takeOwnership": { "description": "Scopes this plan takes over (`--take-ownership`): apply needs the flag for each again.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } } }, "projects": { "description": "A plan of several projects (design: \"Many projects, one run\"): each project's context, as `context` records a plan of one. `apply --plan` checks each recorded project file as it checks `context.projectFile`; each project's writes mark their scopes with its `owner`. Absent in a plan of one project.", "type": "array", "minItems": 2, "items": { "type": "object", "additionalProperties": false, "required": ["name", "projectFile", "root", "owner", "limits", "rules", "takeOwnership"], "properties": { "name": { "description": "How the entries of this project name it: its project file's path, else its directory (`.` for the repository root).", "type": "string", "minLength": 1, "maxLength": 4096 }, "projectFile": { "$ref": "#/properties/context/properties/projectFile" }, "root": { "description": "The directory the project governs, relative to the repository root (`.` for the root).", "type": "string", "minLength": 1, "maxLength": 4096 }, "owner": { "description": "The owner this project's writes mark their scopes with.", "type": "string", "minLength": 1, "maxLength": 128 }, "limits": { "$ref": "#/properties/context/properties/limits" }, "rules": { "description": "The project file's governance rules, as read.", "type": "array" }, "takeOwnership": { "description": "Scopes of this project the plan takes over (`--take-ownership`).", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } } } }, "behind": { "description": "Scopes the plan writes whose live marker was written from a commit this checkout does not contain (an older clone, another history): apply refuses the whole run unless --allow-behind names each. Absent when none.", "type": "array", "items": { "$ref": "#/$defs/BehindScope" } }, "ownerMoves": { "description": "Scopes marked by owner `default` from a commit of this history that the plan re-marks with its owner (an owner update that needs no --take-ownership). Absent when none.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true }, "notManagedHere": { "description": "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.", "type": "array", "items": { "$ref": "#/$defs/NotManagedHere" } }, "declaredOutside": { "description": "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["key", "file", "line"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "type": "string" }, "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 } } } }, "drift": { "description": "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.", "type": "array", "items": { "$ref": "#/$defs/DriftReport" } }, "shard": { "description": "`K/N` when the plan was made with --shard.", "type": "string", "pattern": "^[1-9][0-9]*/[1-9][0-9]*$" }, "shards": { "description": "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.", "type": "integer", "minimum": 1 }, "census": { "description": "Shard parts and merged plans, when an error-level rule counts scopes per domain (maxScopesPerDomain): every scope read with its live domains, by scope key; merge-plans joins the parts' censuses and the cross-scope checks count over the union. `plan --changed-since`: the scopes the counting rules match, which apply --plan reads again and recounts.", "type": "array", "items": { "$ref": "#/$defs/CensusEntry" } }, "summary": { "$ref": "#/$defs/PlanSummary" }, "changes": { "description": "One change per scope that differs, clears first, then updates, then creates, each by scope key.", "type": "array", "items": { "$ref": "#/$defs/Change" } }, "scopes": { "description": "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.", "type": "array", "items": { "$ref": "#/$defs/ScopeFingerprint" } }, "notes": { "description": "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.", "type": "array", "items": { "type": "string" } }, "redacted": { "description": "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } }, "$defs": { "ScopeKey": { "description": "`scopeType/scope`.", "type": "string", "pattern": "^[^/]+/.+$" }, "Domain": { "description": "A normalized domain: lower case, punycode, no trailing dot.", "type": "string", "minLength": 1 }, "DomainList": { "description": "Normalized domains, sorted, unique.", "type": "array", "items": { "$ref": "#/$defs/Domain", "type": "string" }, "uniqueItems": true }, "PlanSummary": { "description": "Counts over the plan.", "type": "object", "additionalProperties": false, "required": ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"], "properties": { "create": { "description": "Scopes to create autojoin for.", "type": "integer", "minimum": 0 }, "update": { "description": "Scopes whose domains change.", "type": "integer", "minimum": 0 }, "clear": { "description": "Scopes to clear (deactivates autojoin).", "type": "integer", "minimum": 0 }, "unchanged": { "description": "Covered scopes that already match.", "type": "integer", "minimum": 0 }, "domainsAdded": { "description": "Domains added across all changes.", "type": "integer", "minimum": 0 }, "domainsRemoved": { "description": "Domains removed across all changes.", "type": "integer", "minimum": 0 } } }, "SourcePos": { "description": "Where the policy's document starts; line and column are 1-based.", "type": "object", "additionalProperties": false, "required": ["file", "line", "column"], "properties": { "file": { "description": "Policy file path, relative to the working directory.", "type": "string", "minLength": 1 }, "line": { "description": "1-based line.", "type": "integer", "minimum": 1 }, "column": { "description": "1-based column.", "type": "integer", "minimum": 1 } } }, "Change": { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "movedFrom": { "description": "In a plan of several projects: the project (its `name`) whose owner last marked this scope, from a commit of this history: the owner update is a move between the projects of one repository, written without --take-ownership.", "type": "string", "minLength": 1, "maxLength": 4096 }, "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] }, "FieldChange": { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } }, "RemovalCommit": { "description": "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.", "type": "object", "additionalProperties": false, "required": ["commit", "date", "subject"], "properties": { "commit": { "description": "Abbreviated commit id, or `working-tree` for a change not committed yet.", "type": "string", "pattern": "^(?:[0-9a-f]{4,64}|working-tree)$" }, "date": { "description": "Committer date, ISO 8601.", "type": "string", "minLength": 10 }, "subject": { "description": "First line of the commit message.", "type": "string" } } }, "OutsideChange": { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } }, "DriftReport": { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } }, "NotManagedHere": { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } }, "BehindScope": { "description": "A scope the plan writes whose marker was written from a commit this checkout does not contain.", "type": "object", "additionalProperties": false, "required": ["key", "commit"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "commit": { "description": "The marker's autojoin-sync.commit.", "type": "string", "minLength": 1, "maxLength": 128 }, "missing": { "description": "True when git cannot find it in this shallow clone (fetch-depth: 0 is needed to tell).", "type": "boolean" } } }, "ScopeFingerprint": { "description": "One covered scope and the hash of its live autojoin state at plan time.", "type": "object", "additionalProperties": false, "required": ["key", "fingerprint"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "fingerprint": { "description": `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`, "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" }, "ownership": { "description": "Shard parts and merged plans: what the live answer showed of the scope's ownership: `marked` (metadata with an ownership marker), `unmarked` (metadata without one), `noMetadata` (no metadata field). merge-plans decides the unknown-ownership refusal over the union of the parts.", "enum": ["marked", "unmarked", "noMetadata"] } } }, "CensusEntry": { "description": "One scope the plan read, with the live domains a counting rule (maxScopesPerDomain) counts, and the fingerprint of that live state.", "type": "object", "additionalProperties": false, "required": ["key", "domains", "fingerprint"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "domains": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 253 } }, "fingerprint": { "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" } } } } };
 var func02 = Object.prototype.hasOwnProperty;
 var func1 = ucs2lengthHelper2;
 var pattern02 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$", "u");
@@ -47261,7 +47426,7 @@ var pattern12 = new RegExp("^[0-9a-f]{64}$", "u");
 var pattern2 = new RegExp("^\\d{4}-\\d{2}-\\d{2}$", "u");
 var pattern3 = new RegExp("^[0-9a-f]{40,64}$", "u");
 var pattern42 = new RegExp("^[^/]+/.+$", "u");
-var pattern11 = new RegExp("^[1-9][0-9]*/[1-9][0-9]*$", "u");
+var pattern132 = new RegExp("^[1-9][0-9]*/[1-9][0-9]*$", "u");
 function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -47281,25 +47446,29 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!(key0 === "key" || key0 === "commit" || key0 === "missing")) {
+          if (!(key0 === "project" || key0 === "key" || key0 === "commit" || key0 === "missing")) {
             validate12.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
         }
         if (_errs1 === errors) {
-          if (data.key !== void 0) {
-            let data0 = data.key;
+          if (data.project !== void 0) {
+            let data0 = data.project;
             const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
+            if (errors === _errs2) {
               if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate12.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                if (func1(data0) > 4096) {
+                  validate12.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                   return false;
+                } else {
+                  if (func1(data0) < 1) {
+                    validate12.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    return false;
+                  }
                 }
               } else {
-                validate12.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate12.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -47308,39 +47477,60 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
             var valid0 = true;
           }
           if (valid0) {
-            if (data.commit !== void 0) {
-              let data1 = data.commit;
+            if (data.key !== void 0) {
+              let data1 = data.key;
+              const _errs4 = errors;
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (func1(data1) > 128) {
-                    validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
+                  if (!pattern42.test(data1)) {
+                    validate12.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
                     return false;
-                  } else {
-                    if (func1(data1) < 1) {
-                      validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                      return false;
-                    }
                   }
                 } else {
-                  validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate12.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.missing !== void 0) {
+              if (data.commit !== void 0) {
+                let data2 = data.commit;
                 const _errs7 = errors;
-                if (typeof data.missing !== "boolean") {
-                  validate12.errors = [{ instancePath: instancePath + "/missing", schemaPath: "#/properties/missing/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
+                if (errors === _errs7) {
+                  if (typeof data2 === "string") {
+                    if (func1(data2) > 128) {
+                      validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
+                      return false;
+                    } else {
+                      if (func1(data2) < 1) {
+                        validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                        return false;
+                      }
+                    }
+                  } else {
+                    validate12.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    return false;
+                  }
                 }
                 var valid0 = _errs7 === errors;
               } else {
                 var valid0 = true;
+              }
+              if (valid0) {
+                if (data.missing !== void 0) {
+                  const _errs9 = errors;
+                  if (typeof data.missing !== "boolean") {
+                    validate12.errors = [{ instancePath: instancePath + "/missing", schemaPath: "#/properties/missing/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                } else {
+                  var valid0 = true;
+                }
               }
             }
           }
@@ -47355,9 +47545,9 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate12.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema5 = { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } };
-var pattern8 = new RegExp("^(?:[0-9a-f]{4,64}|working-tree)$", "u");
-var pattern9 = new RegExp("^[0-9a-f]{40}([0-9a-f]{24})?$", "u");
+var schema8 = { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } };
+var pattern102 = new RegExp("^(?:[0-9a-f]{4,64}|working-tree)$", "u");
+var pattern11 = new RegExp("^[0-9a-f]{40}([0-9a-f]{24})?$", "u");
 function validate3(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -47377,25 +47567,29 @@ function validate3(data, { instancePath = "", parentData, parentDataProperty, ro
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!(key0 === "key" || key0 === "owner" || key0 === "removedBy" || key0 === "commit")) {
+          if (!(key0 === "project" || key0 === "key" || key0 === "owner" || key0 === "removedBy" || key0 === "commit")) {
             validate3.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
         }
         if (_errs1 === errors) {
-          if (data.key !== void 0) {
-            let data0 = data.key;
+          if (data.project !== void 0) {
+            let data0 = data.project;
             const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
+            if (errors === _errs2) {
               if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate3.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                if (func1(data0) > 4096) {
+                  validate3.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                   return false;
+                } else {
+                  if (func1(data0) < 1) {
+                    validate3.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    return false;
+                  }
                 }
               } else {
-                validate3.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate3.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -47404,68 +47598,69 @@ function validate3(data, { instancePath = "", parentData, parentDataProperty, ro
             var valid0 = true;
           }
           if (valid0) {
-            if (data.owner !== void 0) {
-              let data1 = data.owner;
+            if (data.key !== void 0) {
+              let data1 = data.key;
+              const _errs4 = errors;
               const _errs5 = errors;
-              if (typeof data1 !== "string" && data1 !== null) {
-                validate3.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: schema5.properties.owner.type }, message: "must be string,null" }];
-                return false;
+              if (errors === _errs5) {
+                if (typeof data1 === "string") {
+                  if (!pattern42.test(data1)) {
+                    validate3.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                    return false;
+                  }
+                } else {
+                  validate3.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
+                }
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.removedBy !== void 0) {
-                let data2 = data.removedBy;
+              if (data.owner !== void 0) {
+                let data2 = data.owner;
                 const _errs7 = errors;
-                const _errs8 = errors;
-                if (errors === _errs8) {
-                  if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-                    let missing1;
-                    if (data2.commit === void 0 && (missing1 = "commit") || data2.date === void 0 && (missing1 = "date") || data2.subject === void 0 && (missing1 = "subject")) {
-                      validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                      return false;
-                    } else {
-                      const _errs10 = errors;
-                      for (const key1 in data2) {
-                        if (!(key1 === "commit" || key1 === "date" || key1 === "subject")) {
-                          validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                          return false;
-                          break;
-                        }
-                      }
-                      if (_errs10 === errors) {
-                        if (data2.commit !== void 0) {
-                          let data3 = data2.commit;
-                          const _errs11 = errors;
-                          if (errors === _errs11) {
-                            if (typeof data3 === "string") {
-                              if (!pattern8.test(data3)) {
-                                validate3.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{4,64}|working-tree)$" }, message: 'must match pattern "^(?:[0-9a-f]{4,64}|working-tree)$"' }];
-                                return false;
-                              }
-                            } else {
-                              validate3.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                              return false;
-                            }
+                if (typeof data2 !== "string" && data2 !== null) {
+                  validate3.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: schema8.properties.owner.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.removedBy !== void 0) {
+                  let data3 = data.removedBy;
+                  const _errs9 = errors;
+                  const _errs10 = errors;
+                  if (errors === _errs10) {
+                    if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+                      let missing1;
+                      if (data3.commit === void 0 && (missing1 = "commit") || data3.date === void 0 && (missing1 = "date") || data3.subject === void 0 && (missing1 = "subject")) {
+                        validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                        return false;
+                      } else {
+                        const _errs12 = errors;
+                        for (const key1 in data3) {
+                          if (!(key1 === "commit" || key1 === "date" || key1 === "subject")) {
+                            validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            return false;
+                            break;
                           }
-                          var valid3 = _errs11 === errors;
-                        } else {
-                          var valid3 = true;
                         }
-                        if (valid3) {
-                          if (data2.date !== void 0) {
-                            let data4 = data2.date;
+                        if (_errs12 === errors) {
+                          if (data3.commit !== void 0) {
+                            let data4 = data3.commit;
                             const _errs13 = errors;
                             if (errors === _errs13) {
                               if (typeof data4 === "string") {
-                                if (func1(data4) < 10) {
-                                  validate3.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" }];
+                                if (!pattern102.test(data4)) {
+                                  validate3.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{4,64}|working-tree)$" }, message: 'must match pattern "^(?:[0-9a-f]{4,64}|working-tree)$"' }];
                                   return false;
                                 }
                               } else {
-                                validate3.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate3.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                             }
@@ -47474,47 +47669,67 @@ function validate3(data, { instancePath = "", parentData, parentDataProperty, ro
                             var valid3 = true;
                           }
                           if (valid3) {
-                            if (data2.subject !== void 0) {
+                            if (data3.date !== void 0) {
+                              let data5 = data3.date;
                               const _errs15 = errors;
-                              if (typeof data2.subject !== "string") {
-                                validate3.errors = [{ instancePath: instancePath + "/removedBy/subject", schemaPath: "#/$defs/RemovalCommit/properties/subject/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                return false;
+                              if (errors === _errs15) {
+                                if (typeof data5 === "string") {
+                                  if (func1(data5) < 10) {
+                                    validate3.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" }];
+                                    return false;
+                                  }
+                                } else {
+                                  validate3.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  return false;
+                                }
                               }
                               var valid3 = _errs15 === errors;
                             } else {
                               var valid3 = true;
                             }
+                            if (valid3) {
+                              if (data3.subject !== void 0) {
+                                const _errs17 = errors;
+                                if (typeof data3.subject !== "string") {
+                                  validate3.errors = [{ instancePath: instancePath + "/removedBy/subject", schemaPath: "#/$defs/RemovalCommit/properties/subject/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  return false;
+                                }
+                                var valid3 = _errs17 === errors;
+                              } else {
+                                var valid3 = true;
+                              }
+                            }
                           }
                         }
                       }
-                    }
-                  } else {
-                    validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                    return false;
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.commit !== void 0) {
-                  let data6 = data.commit;
-                  const _errs17 = errors;
-                  if (errors === _errs17) {
-                    if (typeof data6 === "string") {
-                      if (!pattern9.test(data6)) {
-                        validate3.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{40}([0-9a-f]{24})?$" }, message: 'must match pattern "^[0-9a-f]{40}([0-9a-f]{24})?$"' }];
-                        return false;
-                      }
                     } else {
-                      validate3.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate3.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                   }
-                  var valid0 = _errs17 === errors;
+                  var valid0 = _errs9 === errors;
                 } else {
                   var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.commit !== void 0) {
+                    let data7 = data.commit;
+                    const _errs19 = errors;
+                    if (errors === _errs19) {
+                      if (typeof data7 === "string") {
+                        if (!pattern11.test(data7)) {
+                          validate3.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{40}([0-9a-f]{24})?$" }, message: 'must match pattern "^[0-9a-f]{40}([0-9a-f]{24})?$"' }];
+                          return false;
+                        }
+                      } else {
+                        validate3.errors = [{ instancePath: instancePath + "/commit", schemaPath: "#/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs19 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
                 }
               }
             }
@@ -47530,9 +47745,9 @@ function validate3(data, { instancePath = "", parentData, parentDataProperty, ro
   return errors === 0;
 }
 validate3.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema8 = { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } };
-var schema12 = { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } };
-var schema15 = { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } };
+var schema11 = { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } };
+var schema15 = { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } };
+var schema18 = { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } };
 function validate6(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -47663,7 +47878,7 @@ function validate6(data, { instancePath = "", parentData, parentDataProperty, ro
                               if (data5.field !== void 0) {
                                 let data6 = data5.field;
                                 if (!(data6 === "scopeName" || data6 === "metadata" || data6 === "owner" || data6 === "componentId")) {
-                                  validate6.errors = [{ instancePath: instancePath + "/fields/" + i2 + "/field", schemaPath: "#/$defs/FieldChange/properties/field/enum", keyword: "enum", params: { allowedValues: schema15.properties.field.enum }, message: "must be equal to one of the allowed values" }];
+                                  validate6.errors = [{ instancePath: instancePath + "/fields/" + i2 + "/field", schemaPath: "#/$defs/FieldChange/properties/field/enum", keyword: "enum", params: { allowedValues: schema18.properties.field.enum }, message: "must be equal to one of the allowed values" }];
                                   return false;
                                 }
                               }
@@ -47704,7 +47919,7 @@ function validate6(data, { instancePath = "", parentData, parentDataProperty, ro
                     let data8 = data.lost;
                     const _errs21 = errors;
                     if (!(data8 === "marker" || data8 === "invitation")) {
-                      validate6.errors = [{ instancePath: instancePath + "/lost", schemaPath: "#/properties/lost/enum", keyword: "enum", params: { allowedValues: schema12.properties.lost.enum }, message: "must be equal to one of the allowed values" }];
+                      validate6.errors = [{ instancePath: instancePath + "/lost", schemaPath: "#/properties/lost/enum", keyword: "enum", params: { allowedValues: schema15.properties.lost.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid0 = _errs21 === errors;
@@ -47745,25 +47960,29 @@ function validate5(data, { instancePath = "", parentData, parentDataProperty, ro
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!(key0 === "key" || key0 === "origin" || key0 === "scopeName" || key0 === "source" || key0 === "live" || key0 === "outside")) {
+          if (!(key0 === "project" || key0 === "key" || key0 === "origin" || key0 === "scopeName" || key0 === "source" || key0 === "live" || key0 === "outside")) {
             validate5.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
         }
         if (_errs1 === errors) {
-          if (data.key !== void 0) {
-            let data0 = data.key;
+          if (data.project !== void 0) {
+            let data0 = data.project;
             const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
+            if (errors === _errs2) {
               if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate5.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                if (func1(data0) > 4096) {
+                  validate5.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                   return false;
+                } else {
+                  if (func1(data0) < 1) {
+                    validate5.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    return false;
+                  }
                 }
               } else {
-                validate5.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate5.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -47772,81 +47991,81 @@ function validate5(data, { instancePath = "", parentData, parentDataProperty, ro
             var valid0 = true;
           }
           if (valid0) {
-            if (data.origin !== void 0) {
-              let data1 = data.origin;
+            if (data.key !== void 0) {
+              let data1 = data.key;
+              const _errs4 = errors;
               const _errs5 = errors;
-              if (!(data1 === "drift" || data1 === "conflict")) {
-                validate5.errors = [{ instancePath: instancePath + "/origin", schemaPath: "#/properties/origin/enum", keyword: "enum", params: { allowedValues: schema8.properties.origin.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
+              if (errors === _errs5) {
+                if (typeof data1 === "string") {
+                  if (!pattern42.test(data1)) {
+                    validate5.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                    return false;
+                  }
+                } else {
+                  validate5.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
+                }
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.scopeName !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.scopeName !== "string") {
-                  validate5.errors = [{ instancePath: instancePath + "/scopeName", schemaPath: "#/properties/scopeName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if (data.origin !== void 0) {
+                let data2 = data.origin;
+                const _errs7 = errors;
+                if (!(data2 === "drift" || data2 === "conflict")) {
+                  validate5.errors = [{ instancePath: instancePath + "/origin", schemaPath: "#/properties/origin/enum", keyword: "enum", params: { allowedValues: schema11.properties.origin.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
-                var valid0 = _errs6 === errors;
+                var valid0 = _errs7 === errors;
               } else {
                 var valid0 = true;
               }
               if (valid0) {
-                if (data.source !== void 0) {
-                  let data3 = data.source;
+                if (data.scopeName !== void 0) {
                   const _errs8 = errors;
-                  const _errs9 = errors;
-                  if (errors === _errs9) {
-                    if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-                      let missing1;
-                      if (data3.file === void 0 && (missing1 = "file") || data3.line === void 0 && (missing1 = "line") || data3.column === void 0 && (missing1 = "column")) {
-                        validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                        return false;
-                      } else {
-                        const _errs11 = errors;
-                        for (const key1 in data3) {
-                          if (!(key1 === "file" || key1 === "line" || key1 === "column")) {
-                            validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                            return false;
-                            break;
-                          }
-                        }
-                        if (_errs11 === errors) {
-                          if (data3.file !== void 0) {
-                            let data4 = data3.file;
-                            const _errs12 = errors;
-                            if (errors === _errs12) {
-                              if (typeof data4 === "string") {
-                                if (func1(data4) < 1) {
-                                  validate5.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                                  return false;
-                                }
-                              } else {
-                                validate5.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                return false;
-                              }
+                  if (typeof data.scopeName !== "string") {
+                    validate5.errors = [{ instancePath: instancePath + "/scopeName", schemaPath: "#/properties/scopeName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    return false;
+                  }
+                  var valid0 = _errs8 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.source !== void 0) {
+                    let data4 = data.source;
+                    const _errs10 = errors;
+                    const _errs11 = errors;
+                    if (errors === _errs11) {
+                      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                        let missing1;
+                        if (data4.file === void 0 && (missing1 = "file") || data4.line === void 0 && (missing1 = "line") || data4.column === void 0 && (missing1 = "column")) {
+                          validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          return false;
+                        } else {
+                          const _errs13 = errors;
+                          for (const key1 in data4) {
+                            if (!(key1 === "file" || key1 === "line" || key1 === "column")) {
+                              validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              return false;
+                              break;
                             }
-                            var valid3 = _errs12 === errors;
-                          } else {
-                            var valid3 = true;
                           }
-                          if (valid3) {
-                            if (data3.line !== void 0) {
-                              let data5 = data3.line;
+                          if (_errs13 === errors) {
+                            if (data4.file !== void 0) {
+                              let data5 = data4.file;
                               const _errs14 = errors;
-                              if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                                validate5.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                return false;
-                              }
                               if (errors === _errs14) {
-                                if (typeof data5 == "number" && isFinite(data5)) {
-                                  if (data5 < 1 || isNaN(data5)) {
-                                    validate5.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                if (typeof data5 === "string") {
+                                  if (func1(data5) < 1) {
+                                    validate5.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                                     return false;
                                   }
+                                } else {
+                                  validate5.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  return false;
                                 }
                               }
                               var valid3 = _errs14 === errors;
@@ -47854,17 +48073,17 @@ function validate5(data, { instancePath = "", parentData, parentDataProperty, ro
                               var valid3 = true;
                             }
                             if (valid3) {
-                              if (data3.column !== void 0) {
-                                let data6 = data3.column;
+                              if (data4.line !== void 0) {
+                                let data6 = data4.line;
                                 const _errs16 = errors;
                                 if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-                                  validate5.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                  validate5.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                   return false;
                                 }
                                 if (errors === _errs16) {
                                   if (typeof data6 == "number" && isFinite(data6)) {
                                     if (data6 < 1 || isNaN(data6)) {
-                                      validate5.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                      validate5.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
                                       return false;
                                     }
                                   }
@@ -47873,66 +48092,87 @@ function validate5(data, { instancePath = "", parentData, parentDataProperty, ro
                               } else {
                                 var valid3 = true;
                               }
-                            }
-                          }
-                        }
-                      }
-                    } else {
-                      validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.live !== void 0) {
-                    let data7 = data.live;
-                    const _errs18 = errors;
-                    if (errors === _errs18) {
-                      if (Array.isArray(data7)) {
-                        var valid4 = true;
-                        const len0 = data7.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
-                          let data8 = data7[i0];
-                          const _errs20 = errors;
-                          const _errs21 = errors;
-                          if (errors === _errs21) {
-                            if (typeof data8 === "string") {
-                              if (func1(data8) < 1) {
-                                validate5.errors = [{ instancePath: instancePath + "/live/" + i0, schemaPath: "#/$defs/Domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                                return false;
+                              if (valid3) {
+                                if (data4.column !== void 0) {
+                                  let data7 = data4.column;
+                                  const _errs18 = errors;
+                                  if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+                                    validate5.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                    return false;
+                                  }
+                                  if (errors === _errs18) {
+                                    if (typeof data7 == "number" && isFinite(data7)) {
+                                      if (data7 < 1 || isNaN(data7)) {
+                                        validate5.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                        return false;
+                                      }
+                                    }
+                                  }
+                                  var valid3 = _errs18 === errors;
+                                } else {
+                                  var valid3 = true;
+                                }
                               }
-                            } else {
-                              validate5.errors = [{ instancePath: instancePath + "/live/" + i0, schemaPath: "#/$defs/Domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                              return false;
                             }
-                          }
-                          var valid4 = _errs20 === errors;
-                          if (!valid4) {
-                            break;
                           }
                         }
                       } else {
-                        validate5.errors = [{ instancePath: instancePath + "/live", schemaPath: "#/properties/live/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate5.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
-                    var valid0 = _errs18 === errors;
+                    var valid0 = _errs10 === errors;
                   } else {
                     var valid0 = true;
                   }
                   if (valid0) {
-                    if (data.outside !== void 0) {
-                      const _errs23 = errors;
-                      if (!validate6(data.outside, { instancePath: instancePath + "/outside", parentData: data, parentDataProperty: "outside", rootData, dynamicAnchors })) {
-                        vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
-                        errors = vErrors.length;
+                    if (data.live !== void 0) {
+                      let data8 = data.live;
+                      const _errs20 = errors;
+                      if (errors === _errs20) {
+                        if (Array.isArray(data8)) {
+                          var valid4 = true;
+                          const len0 = data8.length;
+                          for (let i0 = 0; i0 < len0; i0++) {
+                            let data9 = data8[i0];
+                            const _errs22 = errors;
+                            const _errs23 = errors;
+                            if (errors === _errs23) {
+                              if (typeof data9 === "string") {
+                                if (func1(data9) < 1) {
+                                  validate5.errors = [{ instancePath: instancePath + "/live/" + i0, schemaPath: "#/$defs/Domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                  return false;
+                                }
+                              } else {
+                                validate5.errors = [{ instancePath: instancePath + "/live/" + i0, schemaPath: "#/$defs/Domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                return false;
+                              }
+                            }
+                            var valid4 = _errs22 === errors;
+                            if (!valid4) {
+                              break;
+                            }
+                          }
+                        } else {
+                          validate5.errors = [{ instancePath: instancePath + "/live", schemaPath: "#/properties/live/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                          return false;
+                        }
                       }
-                      var valid0 = _errs23 === errors;
+                      var valid0 = _errs20 === errors;
                     } else {
                       var valid0 = true;
+                    }
+                    if (valid0) {
+                      if (data.outside !== void 0) {
+                        const _errs25 = errors;
+                        if (!validate6(data.outside, { instancePath: instancePath + "/outside", parentData: data, parentDataProperty: "outside", rootData, dynamicAnchors })) {
+                          vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
+                          errors = vErrors.length;
+                        }
+                        var valid0 = _errs25 === errors;
+                      } else {
+                        var valid0 = true;
+                      }
                     }
                   }
                 }
@@ -47950,13 +48190,132 @@ function validate5(data, { instancePath = "", parentData, parentDataProperty, ro
   return errors === 0;
 }
 validate5.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema17 = { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] };
-var pattern132 = new RegExp("^autojoin-sync\\.", "u");
-var pattern15 = new RegExp("^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
-function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var pattern15 = new RegExp("^(?:[0-9a-f]{16,}|no autojoin)$", "u");
+function validate9(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate10.evaluated;
+  const evaluated0 = validate9.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.key === void 0 && (missing0 = "key") || data.domains === void 0 && (missing0 = "domains") || data.fingerprint === void 0 && (missing0 = "fingerprint")) {
+        validate9.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        const _errs1 = errors;
+        for (const key0 in data) {
+          if (!(key0 === "key" || key0 === "domains" || key0 === "fingerprint")) {
+            validate9.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            return false;
+            break;
+          }
+        }
+        if (_errs1 === errors) {
+          if (data.key !== void 0) {
+            let data0 = data.key;
+            const _errs2 = errors;
+            const _errs3 = errors;
+            if (errors === _errs3) {
+              if (typeof data0 === "string") {
+                if (!pattern42.test(data0)) {
+                  validate9.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                  return false;
+                }
+              } else {
+                validate9.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                return false;
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.domains !== void 0) {
+              let data1 = data.domains;
+              const _errs5 = errors;
+              if (errors === _errs5) {
+                if (Array.isArray(data1)) {
+                  var valid2 = true;
+                  const len0 = data1.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    let data2 = data1[i0];
+                    const _errs7 = errors;
+                    if (errors === _errs7) {
+                      if (typeof data2 === "string") {
+                        if (func1(data2) > 253) {
+                          validate9.errors = [{ instancePath: instancePath + "/domains/" + i0, schemaPath: "#/properties/domains/items/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" }];
+                          return false;
+                        } else {
+                          if (func1(data2) < 1) {
+                            validate9.errors = [{ instancePath: instancePath + "/domains/" + i0, schemaPath: "#/properties/domains/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                            return false;
+                          }
+                        }
+                      } else {
+                        validate9.errors = [{ instancePath: instancePath + "/domains/" + i0, schemaPath: "#/properties/domains/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        return false;
+                      }
+                    }
+                    var valid2 = _errs7 === errors;
+                    if (!valid2) {
+                      break;
+                    }
+                  }
+                } else {
+                  validate9.errors = [{ instancePath: instancePath + "/domains", schemaPath: "#/properties/domains/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  return false;
+                }
+              }
+              var valid0 = _errs5 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.fingerprint !== void 0) {
+                let data3 = data.fingerprint;
+                const _errs9 = errors;
+                if (errors === _errs9) {
+                  if (typeof data3 === "string") {
+                    if (!pattern15.test(data3)) {
+                      validate9.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{16,}|no autojoin)$" }, message: 'must match pattern "^(?:[0-9a-f]{16,}|no autojoin)$"' }];
+                      return false;
+                    }
+                  } else {
+                    validate9.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    return false;
+                  }
+                }
+                var valid0 = _errs9 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate9.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate9.errors = vErrors;
+  return errors === 0;
+}
+validate9.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema22 = { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "movedFrom": { "description": "In a plan of several projects: the project (its `name`) whose owner last marked this scope, from a commit of this history: the owner update is a move between the projects of one repository, written without --take-ownership.", "type": "string", "minLength": 1, "maxLength": 4096 }, "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] };
+var pattern17 = new RegExp("^autojoin-sync\\.", "u");
+var pattern19 = new RegExp("^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate122.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -47971,18 +48330,18 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         let data0 = data[i0];
         const _errs1 = errors;
         if (typeof data0 !== "string") {
-          validate10.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          validate122.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
           return false;
         }
         const _errs2 = errors;
         if (errors === _errs2) {
           if (typeof data0 === "string") {
             if (func1(data0) < 1) {
-              validate10.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/$defs/Domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+              validate122.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/$defs/Domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
               return false;
             }
           } else {
-            validate10.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/$defs/Domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate122.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/$defs/Domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
         }
@@ -48003,7 +48362,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              validate10.errors = [{ instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" }];
+              validate122.errors = [{ instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" }];
               return false;
               break;
             }
@@ -48012,18 +48371,18 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate10.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+      validate122.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
       return false;
     }
   }
-  validate10.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
-validate10.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-function validate9(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate122.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate9.evaluated;
+  const evaluated0 = validate11.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -48076,11 +48435,11 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
           if (errors === _errs8) {
             if (Array.isArray(data1)) {
               if (data1.length > 0) {
-                validate9.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/0/then/properties/before/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" }];
+                validate11.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/0/then/properties/before/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" }];
                 return false;
               }
             } else {
-              validate9.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/0/then/properties/before/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate11.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/0/then/properties/before/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -48095,11 +48454,11 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
             if (errors === _errs10) {
               if (Array.isArray(data2)) {
                 if (data2.length < 1) {
-                  validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/0/then/properties/after/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                  validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/0/then/properties/after/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
                   return false;
                 }
               } else {
-                validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/0/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/0/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -48109,7 +48468,7 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
           }
         }
       } else {
-        validate9.errors = [{ instancePath, schemaPath: "#/allOf/0/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+        validate11.errors = [{ instancePath, schemaPath: "#/allOf/0/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
         return false;
       }
     }
@@ -48130,7 +48489,7 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
       vErrors.push(err2);
     }
     errors++;
-    validate9.errors = vErrors;
+    validate11.errors = vErrors;
     return false;
   }
   var valid0 = _errs1 === errors;
@@ -48181,17 +48540,17 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
             if (errors === _errs19) {
               if (Array.isArray(data4)) {
                 if (data4.length < 1) {
-                  validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/1/then/properties/after/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                  validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/1/then/properties/after/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
                   return false;
                 }
               } else {
-                validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/1/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/1/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
           }
         } else {
-          validate9.errors = [{ instancePath, schemaPath: "#/allOf/1/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+          validate11.errors = [{ instancePath, schemaPath: "#/allOf/1/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
           return false;
         }
       }
@@ -48211,7 +48570,7 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
         vErrors.push(err5);
       }
       errors++;
-      validate9.errors = vErrors;
+      validate11.errors = vErrors;
       return false;
     }
     var valid0 = _errs12 === errors;
@@ -48270,11 +48629,11 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
               if (errors === _errs28) {
                 if (Array.isArray(data6)) {
                   if (data6.length < 1) {
-                    validate9.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/2/then/properties/before/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                    validate11.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/2/then/properties/before/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
                     return false;
                   }
                 } else {
-                  validate9.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/2/then/properties/before/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate11.errors = [{ instancePath: instancePath + "/before", schemaPath: "#/allOf/2/then/properties/before/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -48289,11 +48648,11 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
                 if (errors === _errs30) {
                   if (Array.isArray(data7)) {
                     if (data7.length > 0) {
-                      validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/2/then/properties/after/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" }];
+                      validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/2/then/properties/after/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" }];
                       return false;
                     }
                   } else {
-                    validate9.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/2/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate11.errors = [{ instancePath: instancePath + "/after", schemaPath: "#/allOf/2/then/properties/after/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -48303,7 +48662,7 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
               }
             }
           } else {
-            validate9.errors = [{ instancePath, schemaPath: "#/allOf/2/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+            validate11.errors = [{ instancePath, schemaPath: "#/allOf/2/then/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
             return false;
           }
         }
@@ -48324,7 +48683,7 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
           vErrors.push(err8);
         }
         errors++;
-        validate9.errors = vErrors;
+        validate11.errors = vErrors;
         return false;
       }
       var valid0 = _errs21 === errors;
@@ -48344,110 +48703,128 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.kind === void 0 && (missing0 = "kind") || data.key === void 0 && (missing0 = "key") || data.scope === void 0 && (missing0 = "scope") || data.scopeType === void 0 && (missing0 = "scopeType") || data.componentId === void 0 && (missing0 = "componentId") || data.before === void 0 && (missing0 = "before") || data.after === void 0 && (missing0 = "after") || data.added === void 0 && (missing0 = "added") || data.removed === void 0 && (missing0 = "removed") || data.unchanged === void 0 && (missing0 = "unchanged") || data.reason === void 0 && (missing0 = "reason")) {
-        validate9.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate11.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs32 = errors;
         for (const key0 in data) {
-          if (!func02.call(schema17.properties, key0)) {
-            validate9.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          if (!func02.call(schema22.properties, key0)) {
+            validate11.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
         }
         if (_errs32 === errors) {
-          if (data.kind !== void 0) {
-            let data8 = data.kind;
+          if (data.project !== void 0) {
+            let data8 = data.project;
             const _errs33 = errors;
-            if (!(data8 === "create" || data8 === "update" || data8 === "clear")) {
-              validate9.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema17.properties.kind.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
+            if (errors === _errs33) {
+              if (typeof data8 === "string") {
+                if (func1(data8) > 4096) {
+                  validate11.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                  return false;
+                } else {
+                  if (func1(data8) < 1) {
+                    validate11.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    return false;
+                  }
+                }
+              } else {
+                validate11.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                return false;
+              }
             }
             var valid10 = _errs33 === errors;
           } else {
             var valid10 = true;
           }
           if (valid10) {
-            if (data.key !== void 0) {
-              let data9 = data.key;
-              const _errs34 = errors;
+            if (data.movedFrom !== void 0) {
+              let data9 = data.movedFrom;
               const _errs35 = errors;
               if (errors === _errs35) {
                 if (typeof data9 === "string") {
-                  if (!pattern42.test(data9)) {
-                    validate9.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                  if (func1(data9) > 4096) {
+                    validate11.errors = [{ instancePath: instancePath + "/movedFrom", schemaPath: "#/properties/movedFrom/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
+                  } else {
+                    if (func1(data9) < 1) {
+                      validate11.errors = [{ instancePath: instancePath + "/movedFrom", schemaPath: "#/properties/movedFrom/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                      return false;
+                    }
                   }
                 } else {
-                  validate9.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate11.errors = [{ instancePath: instancePath + "/movedFrom", schemaPath: "#/properties/movedFrom/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
-              var valid10 = _errs34 === errors;
+              var valid10 = _errs35 === errors;
             } else {
               var valid10 = true;
             }
             if (valid10) {
-              if (data.scope !== void 0) {
-                let data10 = data.scope;
+              if (data.kind !== void 0) {
+                let data10 = data.kind;
                 const _errs37 = errors;
-                if (errors === _errs37) {
-                  if (typeof data10 === "string") {
-                    if (func1(data10) < 1) {
-                      validate9.errors = [{ instancePath: instancePath + "/scope", schemaPath: "#/properties/scope/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                      return false;
-                    }
-                  } else {
-                    validate9.errors = [{ instancePath: instancePath + "/scope", schemaPath: "#/properties/scope/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
+                if (!(data10 === "create" || data10 === "update" || data10 === "clear")) {
+                  validate11.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema22.properties.kind.enum }, message: "must be equal to one of the allowed values" }];
+                  return false;
                 }
                 var valid10 = _errs37 === errors;
               } else {
                 var valid10 = true;
               }
               if (valid10) {
-                if (data.scopeType !== void 0) {
-                  let data11 = data.scopeType;
+                if (data.key !== void 0) {
+                  let data11 = data.key;
+                  const _errs38 = errors;
                   const _errs39 = errors;
                   if (errors === _errs39) {
                     if (typeof data11 === "string") {
-                      if (func1(data11) < 1) {
-                        validate9.errors = [{ instancePath: instancePath + "/scopeType", schemaPath: "#/properties/scopeType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                      if (!pattern42.test(data11)) {
+                        validate11.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
                         return false;
                       }
                     } else {
-                      validate9.errors = [{ instancePath: instancePath + "/scopeType", schemaPath: "#/properties/scopeType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate11.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                   }
-                  var valid10 = _errs39 === errors;
+                  var valid10 = _errs38 === errors;
                 } else {
                   var valid10 = true;
                 }
                 if (valid10) {
-                  if (data.scopeName !== void 0) {
+                  if (data.scope !== void 0) {
+                    let data12 = data.scope;
                     const _errs41 = errors;
-                    if (typeof data.scopeName !== "string") {
-                      validate9.errors = [{ instancePath: instancePath + "/scopeName", schemaPath: "#/properties/scopeName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
+                    if (errors === _errs41) {
+                      if (typeof data12 === "string") {
+                        if (func1(data12) < 1) {
+                          validate11.errors = [{ instancePath: instancePath + "/scope", schemaPath: "#/properties/scope/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                          return false;
+                        }
+                      } else {
+                        validate11.errors = [{ instancePath: instancePath + "/scope", schemaPath: "#/properties/scope/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        return false;
+                      }
                     }
                     var valid10 = _errs41 === errors;
                   } else {
                     var valid10 = true;
                   }
                   if (valid10) {
-                    if (data.componentId !== void 0) {
-                      let data13 = data.componentId;
+                    if (data.scopeType !== void 0) {
+                      let data13 = data.scopeType;
                       const _errs43 = errors;
                       if (errors === _errs43) {
                         if (typeof data13 === "string") {
                           if (func1(data13) < 1) {
-                            validate9.errors = [{ instancePath: instancePath + "/componentId", schemaPath: "#/properties/componentId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                            validate11.errors = [{ instancePath: instancePath + "/scopeType", schemaPath: "#/properties/scopeType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                             return false;
                           }
                         } else {
-                          validate9.errors = [{ instancePath: instancePath + "/componentId", schemaPath: "#/properties/componentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate11.errors = [{ instancePath: instancePath + "/scopeType", schemaPath: "#/properties/scopeType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                       }
@@ -48456,11 +48833,10 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
                       var valid10 = true;
                     }
                     if (valid10) {
-                      if (data.metadata !== void 0) {
-                        let data14 = data.metadata;
+                      if (data.scopeName !== void 0) {
                         const _errs45 = errors;
-                        if (!(data14 && typeof data14 == "object" && !Array.isArray(data14))) {
-                          validate9.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        if (typeof data.scopeName !== "string") {
+                          validate11.errors = [{ instancePath: instancePath + "/scopeName", schemaPath: "#/properties/scopeName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid10 = _errs45 === errors;
@@ -48468,61 +48844,17 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
                         var valid10 = true;
                       }
                       if (valid10) {
-                        if (data.keptMetadata !== void 0) {
-                          let data15 = data.keptMetadata;
+                        if (data.componentId !== void 0) {
+                          let data15 = data.componentId;
                           const _errs47 = errors;
                           if (errors === _errs47) {
-                            if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-                              for (const key1 in data15) {
-                                const _errs49 = errors;
-                                const _errs50 = errors;
-                                const _errs51 = errors;
-                                if (typeof key1 === "string") {
-                                  if (!pattern132.test(key1)) {
-                                    const err9 = {};
-                                    if (vErrors === null) {
-                                      vErrors = [err9];
-                                    } else {
-                                      vErrors.push(err9);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                var valid13 = _errs51 === errors;
-                                if (valid13) {
-                                  const err10 = { instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/propertyNames/not", keyword: "not", params: {}, message: "must NOT be valid", propertyName: key1 };
-                                  if (vErrors === null) {
-                                    vErrors = [err10];
-                                  } else {
-                                    vErrors.push(err10);
-                                  }
-                                  errors++;
-                                } else {
-                                  errors = _errs50;
-                                  if (vErrors !== null) {
-                                    if (_errs50) {
-                                      vErrors.length = _errs50;
-                                    } else {
-                                      vErrors = null;
-                                    }
-                                  }
-                                }
-                                var valid12 = _errs49 === errors;
-                                if (!valid12) {
-                                  const err11 = { instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
-                                  if (vErrors === null) {
-                                    vErrors = [err11];
-                                  } else {
-                                    vErrors.push(err11);
-                                  }
-                                  errors++;
-                                  validate9.errors = vErrors;
-                                  return false;
-                                  break;
-                                }
+                            if (typeof data15 === "string") {
+                              if (func1(data15) < 1) {
+                                validate11.errors = [{ instancePath: instancePath + "/componentId", schemaPath: "#/properties/componentId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                return false;
                               }
                             } else {
-                              validate9.errors = [{ instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              validate11.errors = [{ instancePath: instancePath + "/componentId", schemaPath: "#/properties/componentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                           }
@@ -48531,554 +48863,598 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
                           var valid10 = true;
                         }
                         if (valid10) {
-                          if (data.keepMarker !== void 0) {
-                            let data16 = data.keepMarker;
-                            const _errs52 = errors;
-                            if (errors === _errs52) {
-                              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                                for (const key2 in data16) {
-                                  const _errs54 = errors;
-                                  if (typeof key2 === "string") {
-                                    if (!pattern132.test(key2)) {
-                                      const err12 = { instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/propertyNames/pattern", keyword: "pattern", params: { pattern: "^autojoin-sync\\." }, message: 'must match pattern "^autojoin-sync\\."', propertyName: key2 };
-                                      if (vErrors === null) {
-                                        vErrors = [err12];
-                                      } else {
-                                        vErrors.push(err12);
-                                      }
-                                      errors++;
-                                    }
-                                  }
-                                  var valid14 = _errs54 === errors;
-                                  if (!valid14) {
-                                    const err13 = { instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/propertyNames", keyword: "propertyNames", params: { propertyName: key2 }, message: "property name must be valid" };
-                                    if (vErrors === null) {
-                                      vErrors = [err13];
-                                    } else {
-                                      vErrors.push(err13);
-                                    }
-                                    errors++;
-                                    validate9.errors = vErrors;
-                                    return false;
-                                    break;
-                                  }
-                                }
-                                if (valid14) {
-                                  for (const key3 in data16) {
-                                    const _errs56 = errors;
-                                    if (typeof data16[key3] !== "string") {
-                                      validate9.errors = [{ instancePath: instancePath + "/keepMarker/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/keepMarker/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                      return false;
-                                    }
-                                    var valid15 = _errs56 === errors;
-                                    if (!valid15) {
-                                      break;
-                                    }
-                                  }
-                                }
-                              } else {
-                                validate9.errors = [{ instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                return false;
-                              }
+                          if (data.metadata !== void 0) {
+                            let data16 = data.metadata;
+                            const _errs49 = errors;
+                            if (!(data16 && typeof data16 == "object" && !Array.isArray(data16))) {
+                              validate11.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              return false;
                             }
-                            var valid10 = _errs52 === errors;
+                            var valid10 = _errs49 === errors;
                           } else {
                             var valid10 = true;
                           }
                           if (valid10) {
-                            if (data.before !== void 0) {
-                              const _errs58 = errors;
-                              if (!validate10(data.before, { instancePath: instancePath + "/before", parentData: data, parentDataProperty: "before", rootData, dynamicAnchors })) {
-                                vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
-                                errors = vErrors.length;
+                            if (data.keptMetadata !== void 0) {
+                              let data17 = data.keptMetadata;
+                              const _errs51 = errors;
+                              if (errors === _errs51) {
+                                if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                                  for (const key1 in data17) {
+                                    const _errs53 = errors;
+                                    const _errs54 = errors;
+                                    const _errs55 = errors;
+                                    if (typeof key1 === "string") {
+                                      if (!pattern17.test(key1)) {
+                                        const err9 = {};
+                                        if (vErrors === null) {
+                                          vErrors = [err9];
+                                        } else {
+                                          vErrors.push(err9);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    var valid13 = _errs55 === errors;
+                                    if (valid13) {
+                                      const err10 = { instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/propertyNames/not", keyword: "not", params: {}, message: "must NOT be valid", propertyName: key1 };
+                                      if (vErrors === null) {
+                                        vErrors = [err10];
+                                      } else {
+                                        vErrors.push(err10);
+                                      }
+                                      errors++;
+                                    } else {
+                                      errors = _errs54;
+                                      if (vErrors !== null) {
+                                        if (_errs54) {
+                                          vErrors.length = _errs54;
+                                        } else {
+                                          vErrors = null;
+                                        }
+                                      }
+                                    }
+                                    var valid12 = _errs53 === errors;
+                                    if (!valid12) {
+                                      const err11 = { instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+                                      if (vErrors === null) {
+                                        vErrors = [err11];
+                                      } else {
+                                        vErrors.push(err11);
+                                      }
+                                      errors++;
+                                      validate11.errors = vErrors;
+                                      return false;
+                                      break;
+                                    }
+                                  }
+                                } else {
+                                  validate11.errors = [{ instancePath: instancePath + "/keptMetadata", schemaPath: "#/properties/keptMetadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                  return false;
+                                }
                               }
-                              var valid10 = _errs58 === errors;
+                              var valid10 = _errs51 === errors;
                             } else {
                               var valid10 = true;
                             }
                             if (valid10) {
-                              if (data.after !== void 0) {
-                                const _errs59 = errors;
-                                if (!validate10(data.after, { instancePath: instancePath + "/after", parentData: data, parentDataProperty: "after", rootData, dynamicAnchors })) {
-                                  vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
-                                  errors = vErrors.length;
+                              if (data.keepMarker !== void 0) {
+                                let data18 = data.keepMarker;
+                                const _errs56 = errors;
+                                if (errors === _errs56) {
+                                  if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                                    for (const key2 in data18) {
+                                      const _errs58 = errors;
+                                      if (typeof key2 === "string") {
+                                        if (!pattern17.test(key2)) {
+                                          const err12 = { instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/propertyNames/pattern", keyword: "pattern", params: { pattern: "^autojoin-sync\\." }, message: 'must match pattern "^autojoin-sync\\."', propertyName: key2 };
+                                          if (vErrors === null) {
+                                            vErrors = [err12];
+                                          } else {
+                                            vErrors.push(err12);
+                                          }
+                                          errors++;
+                                        }
+                                      }
+                                      var valid14 = _errs58 === errors;
+                                      if (!valid14) {
+                                        const err13 = { instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/propertyNames", keyword: "propertyNames", params: { propertyName: key2 }, message: "property name must be valid" };
+                                        if (vErrors === null) {
+                                          vErrors = [err13];
+                                        } else {
+                                          vErrors.push(err13);
+                                        }
+                                        errors++;
+                                        validate11.errors = vErrors;
+                                        return false;
+                                        break;
+                                      }
+                                    }
+                                    if (valid14) {
+                                      for (const key3 in data18) {
+                                        const _errs60 = errors;
+                                        if (typeof data18[key3] !== "string") {
+                                          validate11.errors = [{ instancePath: instancePath + "/keepMarker/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/keepMarker/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                          return false;
+                                        }
+                                        var valid15 = _errs60 === errors;
+                                        if (!valid15) {
+                                          break;
+                                        }
+                                      }
+                                    }
+                                  } else {
+                                    validate11.errors = [{ instancePath: instancePath + "/keepMarker", schemaPath: "#/properties/keepMarker/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                    return false;
+                                  }
                                 }
-                                var valid10 = _errs59 === errors;
+                                var valid10 = _errs56 === errors;
                               } else {
                                 var valid10 = true;
                               }
                               if (valid10) {
-                                if (data.added !== void 0) {
-                                  const _errs60 = errors;
-                                  if (!validate10(data.added, { instancePath: instancePath + "/added", parentData: data, parentDataProperty: "added", rootData, dynamicAnchors })) {
-                                    vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+                                if (data.before !== void 0) {
+                                  const _errs62 = errors;
+                                  if (!validate122(data.before, { instancePath: instancePath + "/before", parentData: data, parentDataProperty: "before", rootData, dynamicAnchors })) {
+                                    vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                                     errors = vErrors.length;
                                   }
-                                  var valid10 = _errs60 === errors;
+                                  var valid10 = _errs62 === errors;
                                 } else {
                                   var valid10 = true;
                                 }
                                 if (valid10) {
-                                  if (data.removed !== void 0) {
-                                    const _errs61 = errors;
-                                    if (!validate10(data.removed, { instancePath: instancePath + "/removed", parentData: data, parentDataProperty: "removed", rootData, dynamicAnchors })) {
-                                      vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+                                  if (data.after !== void 0) {
+                                    const _errs63 = errors;
+                                    if (!validate122(data.after, { instancePath: instancePath + "/after", parentData: data, parentDataProperty: "after", rootData, dynamicAnchors })) {
+                                      vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                                       errors = vErrors.length;
                                     }
-                                    var valid10 = _errs61 === errors;
+                                    var valid10 = _errs63 === errors;
                                   } else {
                                     var valid10 = true;
                                   }
                                   if (valid10) {
-                                    if (data.removalReasons !== void 0) {
-                                      let data22 = data.removalReasons;
-                                      const _errs62 = errors;
-                                      if (errors === _errs62) {
-                                        if (Array.isArray(data22)) {
-                                          var valid16 = true;
-                                          const len0 = data22.length;
-                                          for (let i0 = 0; i0 < len0; i0++) {
-                                            let data23 = data22[i0];
-                                            const _errs64 = errors;
-                                            if (errors === _errs64) {
-                                              if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
-                                                let missing1;
-                                                if (data23.domain === void 0 && (missing1 = "domain") || data23.reason === void 0 && (missing1 = "reason")) {
-                                                  validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                                                  return false;
-                                                } else {
-                                                  const _errs66 = errors;
-                                                  for (const key4 in data23) {
-                                                    if (!(key4 === "domain" || key4 === "reason")) {
-                                                      validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" }];
-                                                      return false;
-                                                      break;
-                                                    }
-                                                  }
-                                                  if (_errs66 === errors) {
-                                                    if (data23.domain !== void 0) {
-                                                      let data24 = data23.domain;
-                                                      const _errs67 = errors;
-                                                      if (errors === _errs67) {
-                                                        if (typeof data24 === "string") {
-                                                          if (func1(data24) < 1) {
-                                                            validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/domain", schemaPath: "#/properties/removalReasons/items/properties/domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                                                            return false;
-                                                          }
-                                                        } else {
-                                                          validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/domain", schemaPath: "#/properties/removalReasons/items/properties/domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                          return false;
-                                                        }
-                                                      }
-                                                      var valid17 = _errs67 === errors;
-                                                    } else {
-                                                      var valid17 = true;
-                                                    }
-                                                    if (valid17) {
-                                                      if (data23.reason !== void 0) {
-                                                        let data25 = data23.reason;
-                                                        const _errs69 = errors;
-                                                        if (errors === _errs69) {
-                                                          if (typeof data25 === "string") {
-                                                            if (!pattern15.test(data25)) {
-                                                              validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/reason", schemaPath: "#/properties/removalReasons/items/properties/reason/pattern", keyword: "pattern", params: { pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }, message: 'must match pattern "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$"' }];
-                                                              return false;
-                                                            }
-                                                          } else {
-                                                            validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/reason", schemaPath: "#/properties/removalReasons/items/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                            return false;
-                                                          }
-                                                        }
-                                                        var valid17 = _errs69 === errors;
-                                                      } else {
-                                                        var valid17 = true;
-                                                      }
-                                                    }
-                                                  }
-                                                }
-                                              } else {
-                                                validate9.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                                return false;
-                                              }
-                                            }
-                                            var valid16 = _errs64 === errors;
-                                            if (!valid16) {
-                                              break;
-                                            }
-                                          }
-                                        } else {
-                                          validate9.errors = [{ instancePath: instancePath + "/removalReasons", schemaPath: "#/properties/removalReasons/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                          return false;
-                                        }
+                                    if (data.added !== void 0) {
+                                      const _errs64 = errors;
+                                      if (!validate122(data.added, { instancePath: instancePath + "/added", parentData: data, parentDataProperty: "added", rootData, dynamicAnchors })) {
+                                        vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                                        errors = vErrors.length;
                                       }
-                                      var valid10 = _errs62 === errors;
+                                      var valid10 = _errs64 === errors;
                                     } else {
                                       var valid10 = true;
                                     }
                                     if (valid10) {
-                                      if (data.unchanged !== void 0) {
-                                        let data26 = data.unchanged;
-                                        const _errs71 = errors;
-                                        if (!(typeof data26 == "number" && (!(data26 % 1) && !isNaN(data26)) && isFinite(data26))) {
-                                          validate9.errors = [{ instancePath: instancePath + "/unchanged", schemaPath: "#/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                          return false;
+                                      if (data.removed !== void 0) {
+                                        const _errs65 = errors;
+                                        if (!validate122(data.removed, { instancePath: instancePath + "/removed", parentData: data, parentDataProperty: "removed", rootData, dynamicAnchors })) {
+                                          vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                                          errors = vErrors.length;
                                         }
-                                        if (errors === _errs71) {
-                                          if (typeof data26 == "number" && isFinite(data26)) {
-                                            if (data26 < 0 || isNaN(data26)) {
-                                              validate9.errors = [{ instancePath: instancePath + "/unchanged", schemaPath: "#/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                              return false;
-                                            }
-                                          }
-                                        }
-                                        var valid10 = _errs71 === errors;
+                                        var valid10 = _errs65 === errors;
                                       } else {
                                         var valid10 = true;
                                       }
                                       if (valid10) {
-                                        if (data.reason !== void 0) {
-                                          let data27 = data.reason;
-                                          const _errs73 = errors;
-                                          if (!(data27 === "declared" || data27 === "pruned" || data27 === "replaced")) {
-                                            validate9.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema17.properties.reason.enum }, message: "must be equal to one of the allowed values" }];
-                                            return false;
+                                        if (data.removalReasons !== void 0) {
+                                          let data24 = data.removalReasons;
+                                          const _errs66 = errors;
+                                          if (errors === _errs66) {
+                                            if (Array.isArray(data24)) {
+                                              var valid16 = true;
+                                              const len0 = data24.length;
+                                              for (let i0 = 0; i0 < len0; i0++) {
+                                                let data25 = data24[i0];
+                                                const _errs68 = errors;
+                                                if (errors === _errs68) {
+                                                  if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                                                    let missing1;
+                                                    if (data25.domain === void 0 && (missing1 = "domain") || data25.reason === void 0 && (missing1 = "reason")) {
+                                                      validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                                                      return false;
+                                                    } else {
+                                                      const _errs70 = errors;
+                                                      for (const key4 in data25) {
+                                                        if (!(key4 === "domain" || key4 === "reason")) {
+                                                          validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" }];
+                                                          return false;
+                                                          break;
+                                                        }
+                                                      }
+                                                      if (_errs70 === errors) {
+                                                        if (data25.domain !== void 0) {
+                                                          let data26 = data25.domain;
+                                                          const _errs71 = errors;
+                                                          if (errors === _errs71) {
+                                                            if (typeof data26 === "string") {
+                                                              if (func1(data26) < 1) {
+                                                                validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/domain", schemaPath: "#/properties/removalReasons/items/properties/domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                                return false;
+                                                              }
+                                                            } else {
+                                                              validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/domain", schemaPath: "#/properties/removalReasons/items/properties/domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                              return false;
+                                                            }
+                                                          }
+                                                          var valid17 = _errs71 === errors;
+                                                        } else {
+                                                          var valid17 = true;
+                                                        }
+                                                        if (valid17) {
+                                                          if (data25.reason !== void 0) {
+                                                            let data27 = data25.reason;
+                                                            const _errs73 = errors;
+                                                            if (errors === _errs73) {
+                                                              if (typeof data27 === "string") {
+                                                                if (!pattern19.test(data27)) {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/reason", schemaPath: "#/properties/removalReasons/items/properties/reason/pattern", keyword: "pattern", params: { pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }, message: 'must match pattern "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$"' }];
+                                                                  return false;
+                                                                }
+                                                              } else {
+                                                                validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0 + "/reason", schemaPath: "#/properties/removalReasons/items/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                            var valid17 = _errs73 === errors;
+                                                          } else {
+                                                            var valid17 = true;
+                                                          }
+                                                        }
+                                                      }
+                                                    }
+                                                  } else {
+                                                    validate11.errors = [{ instancePath: instancePath + "/removalReasons/" + i0, schemaPath: "#/properties/removalReasons/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid16 = _errs68 === errors;
+                                                if (!valid16) {
+                                                  break;
+                                                }
+                                              }
+                                            } else {
+                                              validate11.errors = [{ instancePath: instancePath + "/removalReasons", schemaPath: "#/properties/removalReasons/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                              return false;
+                                            }
                                           }
-                                          var valid10 = _errs73 === errors;
+                                          var valid10 = _errs66 === errors;
                                         } else {
                                           var valid10 = true;
                                         }
                                         if (valid10) {
-                                          if (data.source !== void 0) {
-                                            let data28 = data.source;
-                                            const _errs74 = errors;
+                                          if (data.unchanged !== void 0) {
+                                            let data28 = data.unchanged;
                                             const _errs75 = errors;
+                                            if (!(typeof data28 == "number" && (!(data28 % 1) && !isNaN(data28)) && isFinite(data28))) {
+                                              validate11.errors = [{ instancePath: instancePath + "/unchanged", schemaPath: "#/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                              return false;
+                                            }
                                             if (errors === _errs75) {
-                                              if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
-                                                let missing2;
-                                                if (data28.file === void 0 && (missing2 = "file") || data28.line === void 0 && (missing2 = "line") || data28.column === void 0 && (missing2 = "column")) {
-                                                  validate9.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+                                              if (typeof data28 == "number" && isFinite(data28)) {
+                                                if (data28 < 0 || isNaN(data28)) {
+                                                  validate11.errors = [{ instancePath: instancePath + "/unchanged", schemaPath: "#/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                   return false;
-                                                } else {
-                                                  const _errs77 = errors;
-                                                  for (const key5 in data28) {
-                                                    if (!(key5 === "file" || key5 === "line" || key5 === "column")) {
-                                                      validate9.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
+                                                }
+                                              }
+                                            }
+                                            var valid10 = _errs75 === errors;
+                                          } else {
+                                            var valid10 = true;
+                                          }
+                                          if (valid10) {
+                                            if (data.reason !== void 0) {
+                                              let data29 = data.reason;
+                                              const _errs77 = errors;
+                                              if (!(data29 === "declared" || data29 === "pruned" || data29 === "replaced")) {
+                                                validate11.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema22.properties.reason.enum }, message: "must be equal to one of the allowed values" }];
+                                                return false;
+                                              }
+                                              var valid10 = _errs77 === errors;
+                                            } else {
+                                              var valid10 = true;
+                                            }
+                                            if (valid10) {
+                                              if (data.source !== void 0) {
+                                                let data30 = data.source;
+                                                const _errs78 = errors;
+                                                const _errs79 = errors;
+                                                if (errors === _errs79) {
+                                                  if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                                                    let missing2;
+                                                    if (data30.file === void 0 && (missing2 = "file") || data30.line === void 0 && (missing2 = "line") || data30.column === void 0 && (missing2 = "column")) {
+                                                      validate11.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                                                       return false;
-                                                      break;
-                                                    }
-                                                  }
-                                                  if (_errs77 === errors) {
-                                                    if (data28.file !== void 0) {
-                                                      let data29 = data28.file;
-                                                      const _errs78 = errors;
-                                                      if (errors === _errs78) {
-                                                        if (typeof data29 === "string") {
-                                                          if (func1(data29) < 1) {
-                                                            validate9.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                                                            return false;
-                                                          }
-                                                        } else {
-                                                          validate9.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                          return false;
-                                                        }
-                                                      }
-                                                      var valid19 = _errs78 === errors;
                                                     } else {
-                                                      var valid19 = true;
-                                                    }
-                                                    if (valid19) {
-                                                      if (data28.line !== void 0) {
-                                                        let data30 = data28.line;
-                                                        const _errs80 = errors;
-                                                        if (!(typeof data30 == "number" && (!(data30 % 1) && !isNaN(data30)) && isFinite(data30))) {
-                                                          validate9.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                      const _errs81 = errors;
+                                                      for (const key5 in data30) {
+                                                        if (!(key5 === "file" || key5 === "line" || key5 === "column")) {
+                                                          validate11.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
                                                           return false;
+                                                          break;
                                                         }
-                                                        if (errors === _errs80) {
-                                                          if (typeof data30 == "number" && isFinite(data30)) {
-                                                            if (data30 < 1 || isNaN(data30)) {
-                                                              validate9.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
-                                                              return false;
-                                                            }
-                                                          }
-                                                        }
-                                                        var valid19 = _errs80 === errors;
-                                                      } else {
-                                                        var valid19 = true;
                                                       }
-                                                      if (valid19) {
-                                                        if (data28.column !== void 0) {
-                                                          let data31 = data28.column;
+                                                      if (_errs81 === errors) {
+                                                        if (data30.file !== void 0) {
+                                                          let data31 = data30.file;
                                                           const _errs82 = errors;
-                                                          if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
-                                                            validate9.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                            return false;
-                                                          }
                                                           if (errors === _errs82) {
-                                                            if (typeof data31 == "number" && isFinite(data31)) {
-                                                              if (data31 < 1 || isNaN(data31)) {
-                                                                validate9.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                                            if (typeof data31 === "string") {
+                                                              if (func1(data31) < 1) {
+                                                                validate11.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                                                                 return false;
                                                               }
+                                                            } else {
+                                                              validate11.errors = [{ instancePath: instancePath + "/source/file", schemaPath: "#/$defs/SourcePos/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                              return false;
                                                             }
                                                           }
                                                           var valid19 = _errs82 === errors;
                                                         } else {
                                                           var valid19 = true;
                                                         }
-                                                      }
-                                                    }
-                                                  }
-                                                }
-                                              } else {
-                                                validate9.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                                return false;
-                                              }
-                                            }
-                                            var valid10 = _errs74 === errors;
-                                          } else {
-                                            var valid10 = true;
-                                          }
-                                          if (valid10) {
-                                            if (data.removedBy !== void 0) {
-                                              let data32 = data.removedBy;
-                                              const _errs84 = errors;
-                                              const _errs85 = errors;
-                                              if (errors === _errs85) {
-                                                if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
-                                                  let missing3;
-                                                  if (data32.commit === void 0 && (missing3 = "commit") || data32.date === void 0 && (missing3 = "date") || data32.subject === void 0 && (missing3 = "subject")) {
-                                                    validate9.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
-                                                    return false;
-                                                  } else {
-                                                    const _errs87 = errors;
-                                                    for (const key6 in data32) {
-                                                      if (!(key6 === "commit" || key6 === "date" || key6 === "subject")) {
-                                                        validate9.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" }];
-                                                        return false;
-                                                        break;
-                                                      }
-                                                    }
-                                                    if (_errs87 === errors) {
-                                                      if (data32.commit !== void 0) {
-                                                        let data33 = data32.commit;
-                                                        const _errs88 = errors;
-                                                        if (errors === _errs88) {
-                                                          if (typeof data33 === "string") {
-                                                            if (!pattern8.test(data33)) {
-                                                              validate9.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{4,64}|working-tree)$" }, message: 'must match pattern "^(?:[0-9a-f]{4,64}|working-tree)$"' }];
+                                                        if (valid19) {
+                                                          if (data30.line !== void 0) {
+                                                            let data32 = data30.line;
+                                                            const _errs84 = errors;
+                                                            if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
+                                                              validate11.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                                               return false;
                                                             }
+                                                            if (errors === _errs84) {
+                                                              if (typeof data32 == "number" && isFinite(data32)) {
+                                                                if (data32 < 1 || isNaN(data32)) {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/source/line", schemaPath: "#/$defs/SourcePos/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                                                  return false;
+                                                                }
+                                                              }
+                                                            }
+                                                            var valid19 = _errs84 === errors;
                                                           } else {
-                                                            validate9.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                            return false;
+                                                            var valid19 = true;
                                                           }
-                                                        }
-                                                        var valid21 = _errs88 === errors;
-                                                      } else {
-                                                        var valid21 = true;
-                                                      }
-                                                      if (valid21) {
-                                                        if (data32.date !== void 0) {
-                                                          let data34 = data32.date;
-                                                          const _errs90 = errors;
-                                                          if (errors === _errs90) {
-                                                            if (typeof data34 === "string") {
-                                                              if (func1(data34) < 10) {
-                                                                validate9.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" }];
+                                                          if (valid19) {
+                                                            if (data30.column !== void 0) {
+                                                              let data33 = data30.column;
+                                                              const _errs86 = errors;
+                                                              if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)) && isFinite(data33))) {
+                                                                validate11.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                                                 return false;
                                                               }
+                                                              if (errors === _errs86) {
+                                                                if (typeof data33 == "number" && isFinite(data33)) {
+                                                                  if (data33 < 1 || isNaN(data33)) {
+                                                                    validate11.errors = [{ instancePath: instancePath + "/source/column", schemaPath: "#/$defs/SourcePos/properties/column/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                                                    return false;
+                                                                  }
+                                                                }
+                                                              }
+                                                              var valid19 = _errs86 === errors;
                                                             } else {
-                                                              validate9.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                              return false;
+                                                              var valid19 = true;
                                                             }
                                                           }
-                                                          var valid21 = _errs90 === errors;
-                                                        } else {
-                                                          var valid21 = true;
                                                         }
-                                                        if (valid21) {
-                                                          if (data32.subject !== void 0) {
+                                                      }
+                                                    }
+                                                  } else {
+                                                    validate11.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/SourcePos/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid10 = _errs78 === errors;
+                                              } else {
+                                                var valid10 = true;
+                                              }
+                                              if (valid10) {
+                                                if (data.removedBy !== void 0) {
+                                                  let data34 = data.removedBy;
+                                                  const _errs88 = errors;
+                                                  const _errs89 = errors;
+                                                  if (errors === _errs89) {
+                                                    if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                                                      let missing3;
+                                                      if (data34.commit === void 0 && (missing3 = "commit") || data34.date === void 0 && (missing3 = "date") || data34.subject === void 0 && (missing3 = "subject")) {
+                                                        validate11.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
+                                                        return false;
+                                                      } else {
+                                                        const _errs91 = errors;
+                                                        for (const key6 in data34) {
+                                                          if (!(key6 === "commit" || key6 === "date" || key6 === "subject")) {
+                                                            validate11.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" }];
+                                                            return false;
+                                                            break;
+                                                          }
+                                                        }
+                                                        if (_errs91 === errors) {
+                                                          if (data34.commit !== void 0) {
+                                                            let data35 = data34.commit;
                                                             const _errs92 = errors;
-                                                            if (typeof data32.subject !== "string") {
-                                                              validate9.errors = [{ instancePath: instancePath + "/removedBy/subject", schemaPath: "#/$defs/RemovalCommit/properties/subject/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                              return false;
+                                                            if (errors === _errs92) {
+                                                              if (typeof data35 === "string") {
+                                                                if (!pattern102.test(data35)) {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{4,64}|working-tree)$" }, message: 'must match pattern "^(?:[0-9a-f]{4,64}|working-tree)$"' }];
+                                                                  return false;
+                                                                }
+                                                              } else {
+                                                                validate11.errors = [{ instancePath: instancePath + "/removedBy/commit", schemaPath: "#/$defs/RemovalCommit/properties/commit/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                return false;
+                                                              }
                                                             }
                                                             var valid21 = _errs92 === errors;
                                                           } else {
                                                             var valid21 = true;
                                                           }
+                                                          if (valid21) {
+                                                            if (data34.date !== void 0) {
+                                                              let data36 = data34.date;
+                                                              const _errs94 = errors;
+                                                              if (errors === _errs94) {
+                                                                if (typeof data36 === "string") {
+                                                                  if (func1(data36) < 10) {
+                                                                    validate11.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" }];
+                                                                    return false;
+                                                                  }
+                                                                } else {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/removedBy/date", schemaPath: "#/$defs/RemovalCommit/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                  return false;
+                                                                }
+                                                              }
+                                                              var valid21 = _errs94 === errors;
+                                                            } else {
+                                                              var valid21 = true;
+                                                            }
+                                                            if (valid21) {
+                                                              if (data34.subject !== void 0) {
+                                                                const _errs96 = errors;
+                                                                if (typeof data34.subject !== "string") {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/removedBy/subject", schemaPath: "#/$defs/RemovalCommit/properties/subject/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                  return false;
+                                                                }
+                                                                var valid21 = _errs96 === errors;
+                                                              } else {
+                                                                var valid21 = true;
+                                                              }
+                                                            }
+                                                          }
                                                         }
                                                       }
+                                                    } else {
+                                                      validate11.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                                      return false;
                                                     }
                                                   }
-                                                } else {
-                                                  validate9.errors = [{ instancePath: instancePath + "/removedBy", schemaPath: "#/$defs/RemovalCommit/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                                  return false;
-                                                }
-                                              }
-                                              var valid10 = _errs84 === errors;
-                                            } else {
-                                              var valid10 = true;
-                                            }
-                                            if (valid10) {
-                                              if (data.explicitEmpty !== void 0) {
-                                                const _errs94 = errors;
-                                                if (typeof data.explicitEmpty !== "boolean") {
-                                                  validate9.errors = [{ instancePath: instancePath + "/explicitEmpty", schemaPath: "#/properties/explicitEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                                                  return false;
-                                                }
-                                                var valid10 = _errs94 === errors;
-                                              } else {
-                                                var valid10 = true;
-                                              }
-                                              if (valid10) {
-                                                if (data.origin !== void 0) {
-                                                  let data37 = data.origin;
-                                                  const _errs96 = errors;
-                                                  if (!(data37 === "drift" || data37 === "conflict")) {
-                                                    validate9.errors = [{ instancePath: instancePath + "/origin", schemaPath: "#/properties/origin/enum", keyword: "enum", params: { allowedValues: schema17.properties.origin.enum }, message: "must be equal to one of the allowed values" }];
-                                                    return false;
-                                                  }
-                                                  var valid10 = _errs96 === errors;
+                                                  var valid10 = _errs88 === errors;
                                                 } else {
                                                   var valid10 = true;
                                                 }
                                                 if (valid10) {
-                                                  if (data.outside !== void 0) {
-                                                    const _errs97 = errors;
-                                                    if (!validate6(data.outside, { instancePath: instancePath + "/outside", parentData: data, parentDataProperty: "outside", rootData, dynamicAnchors })) {
-                                                      vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
-                                                      errors = vErrors.length;
+                                                  if (data.explicitEmpty !== void 0) {
+                                                    const _errs98 = errors;
+                                                    if (typeof data.explicitEmpty !== "boolean") {
+                                                      validate11.errors = [{ instancePath: instancePath + "/explicitEmpty", schemaPath: "#/properties/explicitEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                                      return false;
                                                     }
-                                                    var valid10 = _errs97 === errors;
+                                                    var valid10 = _errs98 === errors;
                                                   } else {
                                                     var valid10 = true;
                                                   }
                                                   if (valid10) {
-                                                    if (data.fieldChanges !== void 0) {
-                                                      let data39 = data.fieldChanges;
-                                                      const _errs98 = errors;
-                                                      if (errors === _errs98) {
-                                                        if (Array.isArray(data39)) {
-                                                          if (data39.length < 1) {
-                                                            validate9.errors = [{ instancePath: instancePath + "/fieldChanges", schemaPath: "#/properties/fieldChanges/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
-                                                            return false;
-                                                          } else {
-                                                            var valid22 = true;
-                                                            const len1 = data39.length;
-                                                            for (let i1 = 0; i1 < len1; i1++) {
-                                                              let data40 = data39[i1];
-                                                              const _errs100 = errors;
-                                                              const _errs101 = errors;
-                                                              if (errors === _errs101) {
-                                                                if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
-                                                                  let missing4;
-                                                                  if (data40.field === void 0 && (missing4 = "field") || data40.before === void 0 && (missing4 = "before") || data40.after === void 0 && (missing4 = "after")) {
-                                                                    validate9.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
-                                                                    return false;
-                                                                  } else {
-                                                                    const _errs103 = errors;
-                                                                    for (const key7 in data40) {
-                                                                      if (!(key7 === "field" || key7 === "before" || key7 === "after")) {
-                                                                        validate9.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" }];
-                                                                        return false;
-                                                                        break;
-                                                                      }
-                                                                    }
-                                                                    if (_errs103 === errors) {
-                                                                      if (data40.field !== void 0) {
-                                                                        let data41 = data40.field;
-                                                                        if (!(data41 === "scopeName" || data41 === "metadata" || data41 === "owner" || data41 === "componentId")) {
-                                                                          validate9.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1 + "/field", schemaPath: "#/$defs/FieldChange/properties/field/enum", keyword: "enum", params: { allowedValues: schema15.properties.field.enum }, message: "must be equal to one of the allowed values" }];
-                                                                          return false;
-                                                                        }
-                                                                      }
-                                                                    }
-                                                                  }
-                                                                } else {
-                                                                  validate9.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                                                  return false;
-                                                                }
-                                                              }
-                                                              var valid22 = _errs100 === errors;
-                                                              if (!valid22) {
-                                                                break;
-                                                              }
-                                                            }
-                                                          }
-                                                        } else {
-                                                          validate9.errors = [{ instancePath: instancePath + "/fieldChanges", schemaPath: "#/properties/fieldChanges/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                                          return false;
-                                                        }
+                                                    if (data.origin !== void 0) {
+                                                      let data39 = data.origin;
+                                                      const _errs100 = errors;
+                                                      if (!(data39 === "drift" || data39 === "conflict")) {
+                                                        validate11.errors = [{ instancePath: instancePath + "/origin", schemaPath: "#/properties/origin/enum", keyword: "enum", params: { allowedValues: schema22.properties.origin.enum }, message: "must be equal to one of the allowed values" }];
+                                                        return false;
                                                       }
-                                                      var valid10 = _errs98 === errors;
+                                                      var valid10 = _errs100 === errors;
                                                     } else {
                                                       var valid10 = true;
                                                     }
                                                     if (valid10) {
-                                                      if (data.autojoin !== void 0) {
-                                                        let data42 = data.autojoin;
-                                                        const _errs105 = errors;
-                                                        if (errors === _errs105) {
-                                                          if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
-                                                            let missing5;
-                                                            if (data42.invitationId === void 0 && (missing5 = "invitationId") || data42.acceptsCount === void 0 && (missing5 = "acceptsCount")) {
-                                                              validate9.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" }];
-                                                              return false;
-                                                            } else {
-                                                              const _errs107 = errors;
-                                                              for (const key8 in data42) {
-                                                                if (!(key8 === "invitationId" || key8 === "status" || key8 === "acceptsCount" || key8 === "modifiedAt")) {
-                                                                  validate9.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" }];
-                                                                  return false;
-                                                                  break;
-                                                                }
-                                                              }
-                                                              if (_errs107 === errors) {
-                                                                if (data42.invitationId !== void 0) {
-                                                                  let data43 = data42.invitationId;
-                                                                  const _errs108 = errors;
-                                                                  if (errors === _errs108) {
-                                                                    if (typeof data43 === "string") {
-                                                                      if (func1(data43) < 1) {
-                                                                        validate9.errors = [{ instancePath: instancePath + "/autojoin/invitationId", schemaPath: "#/properties/autojoin/properties/invitationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                      if (data.outside !== void 0) {
+                                                        const _errs101 = errors;
+                                                        if (!validate6(data.outside, { instancePath: instancePath + "/outside", parentData: data, parentDataProperty: "outside", rootData, dynamicAnchors })) {
+                                                          vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
+                                                          errors = vErrors.length;
+                                                        }
+                                                        var valid10 = _errs101 === errors;
+                                                      } else {
+                                                        var valid10 = true;
+                                                      }
+                                                      if (valid10) {
+                                                        if (data.fieldChanges !== void 0) {
+                                                          let data41 = data.fieldChanges;
+                                                          const _errs102 = errors;
+                                                          if (errors === _errs102) {
+                                                            if (Array.isArray(data41)) {
+                                                              if (data41.length < 1) {
+                                                                validate11.errors = [{ instancePath: instancePath + "/fieldChanges", schemaPath: "#/properties/fieldChanges/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                                                                return false;
+                                                              } else {
+                                                                var valid22 = true;
+                                                                const len1 = data41.length;
+                                                                for (let i1 = 0; i1 < len1; i1++) {
+                                                                  let data42 = data41[i1];
+                                                                  const _errs104 = errors;
+                                                                  const _errs105 = errors;
+                                                                  if (errors === _errs105) {
+                                                                    if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
+                                                                      let missing4;
+                                                                      if (data42.field === void 0 && (missing4 = "field") || data42.before === void 0 && (missing4 = "before") || data42.after === void 0 && (missing4 = "after")) {
+                                                                        validate11.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
                                                                         return false;
+                                                                      } else {
+                                                                        const _errs107 = errors;
+                                                                        for (const key7 in data42) {
+                                                                          if (!(key7 === "field" || key7 === "before" || key7 === "after")) {
+                                                                            validate11.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" }];
+                                                                            return false;
+                                                                            break;
+                                                                          }
+                                                                        }
+                                                                        if (_errs107 === errors) {
+                                                                          if (data42.field !== void 0) {
+                                                                            let data43 = data42.field;
+                                                                            if (!(data43 === "scopeName" || data43 === "metadata" || data43 === "owner" || data43 === "componentId")) {
+                                                                              validate11.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1 + "/field", schemaPath: "#/$defs/FieldChange/properties/field/enum", keyword: "enum", params: { allowedValues: schema18.properties.field.enum }, message: "must be equal to one of the allowed values" }];
+                                                                              return false;
+                                                                            }
+                                                                          }
+                                                                        }
                                                                       }
                                                                     } else {
-                                                                      validate9.errors = [{ instancePath: instancePath + "/autojoin/invitationId", schemaPath: "#/properties/autojoin/properties/invitationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                      validate11.errors = [{ instancePath: instancePath + "/fieldChanges/" + i1, schemaPath: "#/$defs/FieldChange/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                                                                       return false;
                                                                     }
                                                                   }
-                                                                  var valid25 = _errs108 === errors;
-                                                                } else {
-                                                                  var valid25 = true;
+                                                                  var valid22 = _errs104 === errors;
+                                                                  if (!valid22) {
+                                                                    break;
+                                                                  }
                                                                 }
-                                                                if (valid25) {
-                                                                  if (data42.status !== void 0) {
-                                                                    const _errs110 = errors;
-                                                                    if (typeof data42.status !== "string") {
-                                                                      validate9.errors = [{ instancePath: instancePath + "/autojoin/status", schemaPath: "#/properties/autojoin/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                              }
+                                                            } else {
+                                                              validate11.errors = [{ instancePath: instancePath + "/fieldChanges", schemaPath: "#/properties/fieldChanges/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                              return false;
+                                                            }
+                                                          }
+                                                          var valid10 = _errs102 === errors;
+                                                        } else {
+                                                          var valid10 = true;
+                                                        }
+                                                        if (valid10) {
+                                                          if (data.autojoin !== void 0) {
+                                                            let data44 = data.autojoin;
+                                                            const _errs109 = errors;
+                                                            if (errors === _errs109) {
+                                                              if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                                                                let missing5;
+                                                                if (data44.invitationId === void 0 && (missing5 = "invitationId") || data44.acceptsCount === void 0 && (missing5 = "acceptsCount")) {
+                                                                  validate11.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" }];
+                                                                  return false;
+                                                                } else {
+                                                                  const _errs111 = errors;
+                                                                  for (const key8 in data44) {
+                                                                    if (!(key8 === "invitationId" || key8 === "status" || key8 === "acceptsCount" || key8 === "modifiedAt")) {
+                                                                      validate11.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" }];
                                                                       return false;
+                                                                      break;
                                                                     }
-                                                                    var valid25 = _errs110 === errors;
-                                                                  } else {
-                                                                    var valid25 = true;
                                                                   }
-                                                                  if (valid25) {
-                                                                    if (data42.acceptsCount !== void 0) {
-                                                                      let data45 = data42.acceptsCount;
+                                                                  if (_errs111 === errors) {
+                                                                    if (data44.invitationId !== void 0) {
+                                                                      let data45 = data44.invitationId;
                                                                       const _errs112 = errors;
-                                                                      if (!(typeof data45 == "number" && (!(data45 % 1) && !isNaN(data45)) && isFinite(data45))) {
-                                                                        validate9.errors = [{ instancePath: instancePath + "/autojoin/acceptsCount", schemaPath: "#/properties/autojoin/properties/acceptsCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                                        return false;
-                                                                      }
                                                                       if (errors === _errs112) {
-                                                                        if (typeof data45 == "number" && isFinite(data45)) {
-                                                                          if (data45 < 0 || isNaN(data45)) {
-                                                                            validate9.errors = [{ instancePath: instancePath + "/autojoin/acceptsCount", schemaPath: "#/properties/autojoin/properties/acceptsCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                        if (typeof data45 === "string") {
+                                                                          if (func1(data45) < 1) {
+                                                                            validate11.errors = [{ instancePath: instancePath + "/autojoin/invitationId", schemaPath: "#/properties/autojoin/properties/invitationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                                                                             return false;
                                                                           }
+                                                                        } else {
+                                                                          validate11.errors = [{ instancePath: instancePath + "/autojoin/invitationId", schemaPath: "#/properties/autojoin/properties/invitationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                          return false;
                                                                         }
                                                                       }
                                                                       var valid25 = _errs112 === errors;
@@ -49086,29 +49462,62 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
                                                                       var valid25 = true;
                                                                     }
                                                                     if (valid25) {
-                                                                      if (data42.modifiedAt !== void 0) {
+                                                                      if (data44.status !== void 0) {
                                                                         const _errs114 = errors;
-                                                                        if (typeof data42.modifiedAt !== "string") {
-                                                                          validate9.errors = [{ instancePath: instancePath + "/autojoin/modifiedAt", schemaPath: "#/properties/autojoin/properties/modifiedAt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                        if (typeof data44.status !== "string") {
+                                                                          validate11.errors = [{ instancePath: instancePath + "/autojoin/status", schemaPath: "#/properties/autojoin/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                                                           return false;
                                                                         }
                                                                         var valid25 = _errs114 === errors;
                                                                       } else {
                                                                         var valid25 = true;
                                                                       }
+                                                                      if (valid25) {
+                                                                        if (data44.acceptsCount !== void 0) {
+                                                                          let data47 = data44.acceptsCount;
+                                                                          const _errs116 = errors;
+                                                                          if (!(typeof data47 == "number" && (!(data47 % 1) && !isNaN(data47)) && isFinite(data47))) {
+                                                                            validate11.errors = [{ instancePath: instancePath + "/autojoin/acceptsCount", schemaPath: "#/properties/autojoin/properties/acceptsCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                                            return false;
+                                                                          }
+                                                                          if (errors === _errs116) {
+                                                                            if (typeof data47 == "number" && isFinite(data47)) {
+                                                                              if (data47 < 0 || isNaN(data47)) {
+                                                                                validate11.errors = [{ instancePath: instancePath + "/autojoin/acceptsCount", schemaPath: "#/properties/autojoin/properties/acceptsCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                                return false;
+                                                                              }
+                                                                            }
+                                                                          }
+                                                                          var valid25 = _errs116 === errors;
+                                                                        } else {
+                                                                          var valid25 = true;
+                                                                        }
+                                                                        if (valid25) {
+                                                                          if (data44.modifiedAt !== void 0) {
+                                                                            const _errs118 = errors;
+                                                                            if (typeof data44.modifiedAt !== "string") {
+                                                                              validate11.errors = [{ instancePath: instancePath + "/autojoin/modifiedAt", schemaPath: "#/properties/autojoin/properties/modifiedAt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                              return false;
+                                                                            }
+                                                                            var valid25 = _errs118 === errors;
+                                                                          } else {
+                                                                            var valid25 = true;
+                                                                          }
+                                                                        }
+                                                                      }
                                                                     }
                                                                   }
                                                                 }
+                                                              } else {
+                                                                validate11.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                                                return false;
                                                               }
                                                             }
+                                                            var valid10 = _errs109 === errors;
                                                           } else {
-                                                            validate9.errors = [{ instancePath: instancePath + "/autojoin", schemaPath: "#/properties/autojoin/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                                            return false;
+                                                            var valid10 = true;
                                                           }
                                                         }
-                                                        var valid10 = _errs105 === errors;
-                                                      } else {
-                                                        var valid10 = true;
                                                       }
                                                     }
                                                   }
@@ -49135,19 +49544,19 @@ function validate9(data, { instancePath = "", parentData, parentDataProperty, ro
         }
       }
     } else {
-      validate9.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate11.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate9.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
-validate9.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var pattern18 = new RegExp("^(?:[0-9a-f]{16,}|no autojoin)$", "u");
-function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate11.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema29 = { "description": "One covered scope and the hash of its live autojoin state at plan time.", "type": "object", "additionalProperties": false, "required": ["key", "fingerprint"], "properties": { "project": { "description": "In a plan of several projects: the `name` of the entry of `projects` it belongs to; absent in a plan of one project.", "type": "string", "minLength": 1, "maxLength": 4096 }, "key": { "$ref": "#/$defs/ScopeKey" }, "fingerprint": { "description": `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`, "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" }, "ownership": { "description": "Shard parts and merged plans: what the live answer showed of the scope's ownership: `marked` (metadata with an ownership marker), `unmarked` (metadata without one), `noMetadata` (no metadata field). merge-plans decides the unknown-ownership refusal over the union of the parts.", "enum": ["marked", "unmarked", "noMetadata"] } } };
+function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate17.evaluated;
+  const evaluated0 = validate19.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -49158,30 +49567,34 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.key === void 0 && (missing0 = "key") || data.fingerprint === void 0 && (missing0 = "fingerprint")) {
-        validate17.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate19.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!(key0 === "key" || key0 === "fingerprint")) {
-            validate17.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          if (!(key0 === "project" || key0 === "key" || key0 === "fingerprint" || key0 === "ownership")) {
+            validate19.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
         }
         if (_errs1 === errors) {
-          if (data.key !== void 0) {
-            let data0 = data.key;
+          if (data.project !== void 0) {
+            let data0 = data.project;
             const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
+            if (errors === _errs2) {
               if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate17.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                if (func1(data0) > 4096) {
+                  validate19.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                   return false;
+                } else {
+                  if (func1(data0) < 1) {
+                    validate19.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    return false;
+                  }
                 }
               } else {
-                validate17.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate19.errors = [{ instancePath: instancePath + "/project", schemaPath: "#/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -49190,36 +49603,70 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             var valid0 = true;
           }
           if (valid0) {
-            if (data.fingerprint !== void 0) {
-              let data1 = data.fingerprint;
+            if (data.key !== void 0) {
+              let data1 = data.key;
+              const _errs4 = errors;
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern18.test(data1)) {
-                    validate17.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{16,}|no autojoin)$" }, message: 'must match pattern "^(?:[0-9a-f]{16,}|no autojoin)$"' }];
+                  if (!pattern42.test(data1)) {
+                    validate19.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
                     return false;
                   }
                 } else {
-                  validate17.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate19.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
+            }
+            if (valid0) {
+              if (data.fingerprint !== void 0) {
+                let data2 = data.fingerprint;
+                const _errs7 = errors;
+                if (errors === _errs7) {
+                  if (typeof data2 === "string") {
+                    if (!pattern15.test(data2)) {
+                      validate19.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/pattern", keyword: "pattern", params: { pattern: "^(?:[0-9a-f]{16,}|no autojoin)$" }, message: 'must match pattern "^(?:[0-9a-f]{16,}|no autojoin)$"' }];
+                      return false;
+                    }
+                  } else {
+                    validate19.errors = [{ instancePath: instancePath + "/fingerprint", schemaPath: "#/properties/fingerprint/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    return false;
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.ownership !== void 0) {
+                  let data3 = data.ownership;
+                  const _errs9 = errors;
+                  if (!(data3 === "marked" || data3 === "unmarked" || data3 === "noMetadata")) {
+                    validate19.errors = [{ instancePath: instancePath + "/ownership", schemaPath: "#/properties/ownership/enum", keyword: "enum", params: { allowedValues: schema29.properties.ownership.enum }, message: "must be equal to one of the allowed values" }];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
             }
           }
         }
       }
     } else {
-      validate17.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate19.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate17.errors = vErrors;
+  validate19.errors = vErrors;
   return errors === 0;
 }
-validate17.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate19.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 function validate02(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -49353,8 +49800,8 @@ function validate02(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.formatVersion !== void 0) {
               const _errs14 = errors;
-              if (4 !== data.formatVersion) {
-                validate02.errors = [{ instancePath: instancePath + "/formatVersion", schemaPath: "#/properties/formatVersion/const", keyword: "const", params: { allowedValue: 4 }, message: "must be equal to constant" }];
+              if (5 !== data.formatVersion) {
+                validate02.errors = [{ instancePath: instancePath + "/formatVersion", schemaPath: "#/properties/formatVersion/const", keyword: "const", params: { allowedValue: 5 }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs14 === errors;
@@ -49872,26 +50319,445 @@ function validate02(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid0 = true;
                     }
                     if (valid0) {
-                      if (data.behind !== void 0) {
-                        let data23 = data.behind;
+                      if (data.projects !== void 0) {
+                        let data23 = data.projects;
                         const _errs60 = errors;
                         if (errors === _errs60) {
                           if (Array.isArray(data23)) {
-                            var valid11 = true;
-                            const len2 = data23.length;
-                            for (let i3 = 0; i3 < len2; i3++) {
-                              const _errs62 = errors;
-                              if (!validate12(data23[i3], { instancePath: instancePath + "/behind/" + i3, parentData: data23, parentDataProperty: i3, rootData, dynamicAnchors })) {
-                                vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid11 = _errs62 === errors;
-                              if (!valid11) {
-                                break;
+                            if (data23.length < 2) {
+                              validate02.errors = [{ instancePath: instancePath + "/projects", schemaPath: "#/properties/projects/minItems", keyword: "minItems", params: { limit: 2 }, message: "must NOT have fewer than 2 items" }];
+                              return false;
+                            } else {
+                              var valid11 = true;
+                              const len2 = data23.length;
+                              for (let i3 = 0; i3 < len2; i3++) {
+                                let data24 = data23[i3];
+                                const _errs62 = errors;
+                                if (errors === _errs62) {
+                                  if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+                                    let missing4;
+                                    if (data24.name === void 0 && (missing4 = "name") || data24.projectFile === void 0 && (missing4 = "projectFile") || data24.root === void 0 && (missing4 = "root") || data24.owner === void 0 && (missing4 = "owner") || data24.limits === void 0 && (missing4 = "limits") || data24.rules === void 0 && (missing4 = "rules") || data24.takeOwnership === void 0 && (missing4 = "takeOwnership")) {
+                                      validate02.errors = [{ instancePath: instancePath + "/projects/" + i3, schemaPath: "#/properties/projects/items/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
+                                      return false;
+                                    } else {
+                                      const _errs64 = errors;
+                                      for (const key5 in data24) {
+                                        if (!(key5 === "name" || key5 === "projectFile" || key5 === "root" || key5 === "owner" || key5 === "limits" || key5 === "rules" || key5 === "takeOwnership")) {
+                                          validate02.errors = [{ instancePath: instancePath + "/projects/" + i3, schemaPath: "#/properties/projects/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
+                                          return false;
+                                          break;
+                                        }
+                                      }
+                                      if (_errs64 === errors) {
+                                        if (data24.name !== void 0) {
+                                          let data25 = data24.name;
+                                          const _errs65 = errors;
+                                          if (errors === _errs65) {
+                                            if (typeof data25 === "string") {
+                                              if (func1(data25) > 4096) {
+                                                validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/name", schemaPath: "#/properties/projects/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                                                return false;
+                                              } else {
+                                                if (func1(data25) < 1) {
+                                                  validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/name", schemaPath: "#/properties/projects/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                  return false;
+                                                }
+                                              }
+                                            } else {
+                                              validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/name", schemaPath: "#/properties/projects/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                              return false;
+                                            }
+                                          }
+                                          var valid12 = _errs65 === errors;
+                                        } else {
+                                          var valid12 = true;
+                                        }
+                                        if (valid12) {
+                                          if (data24.projectFile !== void 0) {
+                                            let data26 = data24.projectFile;
+                                            const _errs67 = errors;
+                                            const _errs69 = errors;
+                                            let valid14 = false;
+                                            let passing2 = null;
+                                            const _errs70 = errors;
+                                            if (data26 !== null) {
+                                              const err14 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                              if (vErrors === null) {
+                                                vErrors = [err14];
+                                              } else {
+                                                vErrors.push(err14);
+                                              }
+                                              errors++;
+                                            }
+                                            var _valid2 = _errs70 === errors;
+                                            if (_valid2) {
+                                              valid14 = true;
+                                              passing2 = 0;
+                                            }
+                                            const _errs72 = errors;
+                                            if (errors === _errs72) {
+                                              if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+                                                let missing5;
+                                                if (data26.path === void 0 && (missing5 = "path") || data26.sha256 === void 0 && (missing5 = "sha256")) {
+                                                  const err15 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" };
+                                                  if (vErrors === null) {
+                                                    vErrors = [err15];
+                                                  } else {
+                                                    vErrors.push(err15);
+                                                  }
+                                                  errors++;
+                                                } else {
+                                                  const _errs74 = errors;
+                                                  for (const key6 in data26) {
+                                                    if (!(key6 === "path" || key6 === "sha256")) {
+                                                      const err16 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+                                                      if (vErrors === null) {
+                                                        vErrors = [err16];
+                                                      } else {
+                                                        vErrors.push(err16);
+                                                      }
+                                                      errors++;
+                                                      break;
+                                                    }
+                                                  }
+                                                  if (_errs74 === errors) {
+                                                    if (data26.path !== void 0) {
+                                                      let data27 = data26.path;
+                                                      const _errs75 = errors;
+                                                      if (errors === _errs75) {
+                                                        if (typeof data27 === "string") {
+                                                          if (func1(data27) > 4096) {
+                                                            const err17 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                                                            if (vErrors === null) {
+                                                              vErrors = [err17];
+                                                            } else {
+                                                              vErrors.push(err17);
+                                                            }
+                                                            errors++;
+                                                          } else {
+                                                            if (func1(data27) < 1) {
+                                                              const err18 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                                              if (vErrors === null) {
+                                                                vErrors = [err18];
+                                                              } else {
+                                                                vErrors.push(err18);
+                                                              }
+                                                              errors++;
+                                                            }
+                                                          }
+                                                        } else {
+                                                          const err19 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                                          if (vErrors === null) {
+                                                            vErrors = [err19];
+                                                          } else {
+                                                            vErrors.push(err19);
+                                                          }
+                                                          errors++;
+                                                        }
+                                                      }
+                                                      var valid15 = _errs75 === errors;
+                                                    } else {
+                                                      var valid15 = true;
+                                                    }
+                                                    if (valid15) {
+                                                      if (data26.sha256 !== void 0) {
+                                                        let data28 = data26.sha256;
+                                                        const _errs77 = errors;
+                                                        if (errors === _errs77) {
+                                                          if (typeof data28 === "string") {
+                                                            if (!pattern12.test(data28)) {
+                                                              const err20 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{64}$" }, message: 'must match pattern "^[0-9a-f]{64}$"' };
+                                                              if (vErrors === null) {
+                                                                vErrors = [err20];
+                                                              } else {
+                                                                vErrors.push(err20);
+                                                              }
+                                                              errors++;
+                                                            }
+                                                          } else {
+                                                            const err21 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                                            if (vErrors === null) {
+                                                              vErrors = [err21];
+                                                            } else {
+                                                              vErrors.push(err21);
+                                                            }
+                                                            errors++;
+                                                          }
+                                                        }
+                                                        var valid15 = _errs77 === errors;
+                                                      } else {
+                                                        var valid15 = true;
+                                                      }
+                                                    }
+                                                  }
+                                                }
+                                              } else {
+                                                const err22 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                                if (vErrors === null) {
+                                                  vErrors = [err22];
+                                                } else {
+                                                  vErrors.push(err22);
+                                                }
+                                                errors++;
+                                              }
+                                            }
+                                            var _valid2 = _errs72 === errors;
+                                            if (_valid2 && valid14) {
+                                              valid14 = false;
+                                              passing2 = [passing2, 1];
+                                            } else {
+                                              if (_valid2) {
+                                                valid14 = true;
+                                                passing2 = 1;
+                                              }
+                                            }
+                                            if (!valid14) {
+                                              const err23 = { instancePath: instancePath + "/projects/" + i3 + "/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf", keyword: "oneOf", params: { passingSchemas: passing2 }, message: "must match exactly one schema in oneOf" };
+                                              if (vErrors === null) {
+                                                vErrors = [err23];
+                                              } else {
+                                                vErrors.push(err23);
+                                              }
+                                              errors++;
+                                              validate02.errors = vErrors;
+                                              return false;
+                                            } else {
+                                              errors = _errs69;
+                                              if (vErrors !== null) {
+                                                if (_errs69) {
+                                                  vErrors.length = _errs69;
+                                                } else {
+                                                  vErrors = null;
+                                                }
+                                              }
+                                            }
+                                            var valid12 = _errs67 === errors;
+                                          } else {
+                                            var valid12 = true;
+                                          }
+                                          if (valid12) {
+                                            if (data24.root !== void 0) {
+                                              let data29 = data24.root;
+                                              const _errs79 = errors;
+                                              if (errors === _errs79) {
+                                                if (typeof data29 === "string") {
+                                                  if (func1(data29) > 4096) {
+                                                    validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/root", schemaPath: "#/properties/projects/items/properties/root/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                                                    return false;
+                                                  } else {
+                                                    if (func1(data29) < 1) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/root", schemaPath: "#/properties/projects/items/properties/root/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                      return false;
+                                                    }
+                                                  }
+                                                } else {
+                                                  validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/root", schemaPath: "#/properties/projects/items/properties/root/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                  return false;
+                                                }
+                                              }
+                                              var valid12 = _errs79 === errors;
+                                            } else {
+                                              var valid12 = true;
+                                            }
+                                            if (valid12) {
+                                              if (data24.owner !== void 0) {
+                                                let data30 = data24.owner;
+                                                const _errs81 = errors;
+                                                if (errors === _errs81) {
+                                                  if (typeof data30 === "string") {
+                                                    if (func1(data30) > 128) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/owner", schemaPath: "#/properties/projects/items/properties/owner/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
+                                                      return false;
+                                                    } else {
+                                                      if (func1(data30) < 1) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/owner", schemaPath: "#/properties/projects/items/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                        return false;
+                                                      }
+                                                    }
+                                                  } else {
+                                                    validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/owner", schemaPath: "#/properties/projects/items/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid12 = _errs81 === errors;
+                                              } else {
+                                                var valid12 = true;
+                                              }
+                                              if (valid12) {
+                                                if (data24.limits !== void 0) {
+                                                  let data31 = data24.limits;
+                                                  const _errs83 = errors;
+                                                  const _errs84 = errors;
+                                                  if (errors === _errs84) {
+                                                    if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
+                                                      const _errs86 = errors;
+                                                      for (const key7 in data31) {
+                                                        if (!(key7 === "maxRemovals" || key7 === "maxRemovalPercent" || key7 === "allowEmpty")) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits", schemaPath: "#/properties/context/properties/limits/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" }];
+                                                          return false;
+                                                          break;
+                                                        }
+                                                      }
+                                                      if (_errs86 === errors) {
+                                                        if (data31.maxRemovals !== void 0) {
+                                                          let data32 = data31.maxRemovals;
+                                                          const _errs87 = errors;
+                                                          if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                            return false;
+                                                          }
+                                                          if (errors === _errs87) {
+                                                            if (typeof data32 == "number" && isFinite(data32)) {
+                                                              if (data32 < 0 || isNaN(data32)) {
+                                                                validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                          }
+                                                          var valid17 = _errs87 === errors;
+                                                        } else {
+                                                          var valid17 = true;
+                                                        }
+                                                        if (valid17) {
+                                                          if (data31.maxRemovalPercent !== void 0) {
+                                                            let data33 = data31.maxRemovalPercent;
+                                                            const _errs89 = errors;
+                                                            if (errors === _errs89) {
+                                                              if (typeof data33 == "number" && isFinite(data33)) {
+                                                                if (data33 > 100 || isNaN(data33)) {
+                                                                  validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
+                                                                  return false;
+                                                                } else {
+                                                                  if (data33 < 0 || isNaN(data33)) {
+                                                                    validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                    return false;
+                                                                  }
+                                                                }
+                                                              } else {
+                                                                validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/type", keyword: "type", params: { type: "number" }, message: "must be number" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                            var valid17 = _errs89 === errors;
+                                                          } else {
+                                                            var valid17 = true;
+                                                          }
+                                                          if (valid17) {
+                                                            if (data31.allowEmpty !== void 0) {
+                                                              const _errs91 = errors;
+                                                              if (typeof data31.allowEmpty !== "boolean") {
+                                                                validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits/allowEmpty", schemaPath: "#/properties/context/properties/limits/properties/allowEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                                                return false;
+                                                              }
+                                                              var valid17 = _errs91 === errors;
+                                                            } else {
+                                                              var valid17 = true;
+                                                            }
+                                                          }
+                                                        }
+                                                      }
+                                                    } else {
+                                                      validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/limits", schemaPath: "#/properties/context/properties/limits/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                                      return false;
+                                                    }
+                                                  }
+                                                  var valid12 = _errs83 === errors;
+                                                } else {
+                                                  var valid12 = true;
+                                                }
+                                                if (valid12) {
+                                                  if (data24.rules !== void 0) {
+                                                    const _errs93 = errors;
+                                                    if (!Array.isArray(data24.rules)) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/rules", schemaPath: "#/properties/projects/items/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                      return false;
+                                                    }
+                                                    var valid12 = _errs93 === errors;
+                                                  } else {
+                                                    var valid12 = true;
+                                                  }
+                                                  if (valid12) {
+                                                    if (data24.takeOwnership !== void 0) {
+                                                      let data36 = data24.takeOwnership;
+                                                      const _errs95 = errors;
+                                                      if (errors === _errs95) {
+                                                        if (Array.isArray(data36)) {
+                                                          var valid18 = true;
+                                                          const len3 = data36.length;
+                                                          for (let i4 = 0; i4 < len3; i4++) {
+                                                            let data37 = data36[i4];
+                                                            const _errs97 = errors;
+                                                            if (typeof data37 !== "string") {
+                                                              validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/takeOwnership/" + i4, schemaPath: "#/properties/projects/items/properties/takeOwnership/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                              return false;
+                                                            }
+                                                            const _errs98 = errors;
+                                                            if (errors === _errs98) {
+                                                              if (typeof data37 === "string") {
+                                                                if (!pattern42.test(data37)) {
+                                                                  validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/takeOwnership/" + i4, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                                                  return false;
+                                                                }
+                                                              } else {
+                                                                validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/takeOwnership/" + i4, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                            var valid18 = _errs97 === errors;
+                                                            if (!valid18) {
+                                                              break;
+                                                            }
+                                                          }
+                                                          if (valid18) {
+                                                            let i5 = data36.length;
+                                                            let j1;
+                                                            if (i5 > 1) {
+                                                              const indices1 = {};
+                                                              for (; i5--; ) {
+                                                                let item1 = data36[i5];
+                                                                if (typeof item1 !== "string") {
+                                                                  continue;
+                                                                }
+                                                                if (typeof indices1[item1] == "number") {
+                                                                  j1 = indices1[item1];
+                                                                  validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/takeOwnership", schemaPath: "#/properties/projects/items/properties/takeOwnership/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i5 + " are identical)" }];
+                                                                  return false;
+                                                                  break;
+                                                                }
+                                                                indices1[item1] = i5;
+                                                              }
+                                                            }
+                                                          }
+                                                        } else {
+                                                          validate02.errors = [{ instancePath: instancePath + "/projects/" + i3 + "/takeOwnership", schemaPath: "#/properties/projects/items/properties/takeOwnership/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                          return false;
+                                                        }
+                                                      }
+                                                      var valid12 = _errs95 === errors;
+                                                    } else {
+                                                      var valid12 = true;
+                                                    }
+                                                  }
+                                                }
+                                              }
+                                            }
+                                          }
+                                        }
+                                      }
+                                    }
+                                  } else {
+                                    validate02.errors = [{ instancePath: instancePath + "/projects/" + i3, schemaPath: "#/properties/projects/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                    return false;
+                                  }
+                                }
+                                var valid11 = _errs62 === errors;
+                                if (!valid11) {
+                                  break;
+                                }
                               }
                             }
                           } else {
-                            validate02.errors = [{ instancePath: instancePath + "/behind", schemaPath: "#/properties/behind/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                            validate02.errors = [{ instancePath: instancePath + "/projects", schemaPath: "#/properties/projects/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                             return false;
                           }
                         }
@@ -49900,552 +50766,635 @@ function validate02(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid0 = true;
                       }
                       if (valid0) {
-                        if (data.ownerMoves !== void 0) {
-                          let data25 = data.ownerMoves;
-                          const _errs63 = errors;
-                          if (errors === _errs63) {
-                            if (Array.isArray(data25)) {
-                              var valid12 = true;
-                              const len3 = data25.length;
-                              for (let i4 = 0; i4 < len3; i4++) {
-                                let data26 = data25[i4];
-                                const _errs65 = errors;
-                                if (typeof data26 !== "string") {
-                                  validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/properties/ownerMoves/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                  return false;
+                        if (data.behind !== void 0) {
+                          let data38 = data.behind;
+                          const _errs101 = errors;
+                          if (errors === _errs101) {
+                            if (Array.isArray(data38)) {
+                              var valid21 = true;
+                              const len4 = data38.length;
+                              for (let i6 = 0; i6 < len4; i6++) {
+                                const _errs103 = errors;
+                                if (!validate12(data38[i6], { instancePath: instancePath + "/behind/" + i6, parentData: data38, parentDataProperty: i6, rootData, dynamicAnchors })) {
+                                  vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+                                  errors = vErrors.length;
                                 }
-                                const _errs66 = errors;
-                                if (errors === _errs66) {
-                                  if (typeof data26 === "string") {
-                                    if (!pattern42.test(data26)) {
-                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
-                                      return false;
-                                    }
-                                  } else {
-                                    validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                    return false;
-                                  }
-                                }
-                                var valid12 = _errs65 === errors;
-                                if (!valid12) {
+                                var valid21 = _errs103 === errors;
+                                if (!valid21) {
                                   break;
                                 }
                               }
-                              if (valid12) {
-                                let i5 = data25.length;
-                                let j1;
-                                if (i5 > 1) {
-                                  const indices1 = {};
-                                  for (; i5--; ) {
-                                    let item1 = data25[i5];
-                                    if (typeof item1 !== "string") {
-                                      continue;
-                                    }
-                                    if (typeof indices1[item1] == "number") {
-                                      j1 = indices1[item1];
-                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i5 + " are identical)" }];
-                                      return false;
-                                      break;
-                                    }
-                                    indices1[item1] = i5;
-                                  }
-                                }
-                              }
                             } else {
-                              validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                              validate02.errors = [{ instancePath: instancePath + "/behind", schemaPath: "#/properties/behind/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                               return false;
                             }
                           }
-                          var valid0 = _errs63 === errors;
+                          var valid0 = _errs101 === errors;
                         } else {
                           var valid0 = true;
                         }
                         if (valid0) {
-                          if (data.notManagedHere !== void 0) {
-                            let data27 = data.notManagedHere;
-                            const _errs69 = errors;
-                            if (errors === _errs69) {
-                              if (Array.isArray(data27)) {
-                                var valid15 = true;
-                                const len4 = data27.length;
-                                for (let i6 = 0; i6 < len4; i6++) {
-                                  const _errs71 = errors;
-                                  if (!validate3(data27[i6], { instancePath: instancePath + "/notManagedHere/" + i6, parentData: data27, parentDataProperty: i6, rootData, dynamicAnchors })) {
-                                    vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
-                                    errors = vErrors.length;
+                          if (data.ownerMoves !== void 0) {
+                            let data40 = data.ownerMoves;
+                            const _errs104 = errors;
+                            if (errors === _errs104) {
+                              if (Array.isArray(data40)) {
+                                var valid22 = true;
+                                const len5 = data40.length;
+                                for (let i7 = 0; i7 < len5; i7++) {
+                                  let data41 = data40[i7];
+                                  const _errs106 = errors;
+                                  if (typeof data41 !== "string") {
+                                    validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i7, schemaPath: "#/properties/ownerMoves/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    return false;
                                   }
-                                  var valid15 = _errs71 === errors;
-                                  if (!valid15) {
+                                  const _errs107 = errors;
+                                  if (errors === _errs107) {
+                                    if (typeof data41 === "string") {
+                                      if (!pattern42.test(data41)) {
+                                        validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i7, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                        return false;
+                                      }
+                                    } else {
+                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i7, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      return false;
+                                    }
+                                  }
+                                  var valid22 = _errs106 === errors;
+                                  if (!valid22) {
                                     break;
                                   }
                                 }
+                                if (valid22) {
+                                  let i8 = data40.length;
+                                  let j2;
+                                  if (i8 > 1) {
+                                    const indices2 = {};
+                                    for (; i8--; ) {
+                                      let item2 = data40[i8];
+                                      if (typeof item2 !== "string") {
+                                        continue;
+                                      }
+                                      if (typeof indices2[item2] == "number") {
+                                        j2 = indices2[item2];
+                                        validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/uniqueItems", keyword: "uniqueItems", params: { i: i8, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i8 + " are identical)" }];
+                                        return false;
+                                        break;
+                                      }
+                                      indices2[item2] = i8;
+                                    }
+                                  }
+                                }
                               } else {
-                                validate02.errors = [{ instancePath: instancePath + "/notManagedHere", schemaPath: "#/properties/notManagedHere/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                 return false;
                               }
                             }
-                            var valid0 = _errs69 === errors;
+                            var valid0 = _errs104 === errors;
                           } else {
                             var valid0 = true;
                           }
                           if (valid0) {
-                            if (data.declaredOutside !== void 0) {
-                              let data29 = data.declaredOutside;
-                              const _errs72 = errors;
-                              if (errors === _errs72) {
-                                if (Array.isArray(data29)) {
-                                  var valid16 = true;
-                                  const len5 = data29.length;
-                                  for (let i7 = 0; i7 < len5; i7++) {
-                                    let data30 = data29[i7];
-                                    const _errs74 = errors;
-                                    if (errors === _errs74) {
-                                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-                                        let missing4;
-                                        if (data30.key === void 0 && (missing4 = "key") || data30.file === void 0 && (missing4 = "file") || data30.line === void 0 && (missing4 = "line")) {
-                                          validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
-                                          return false;
-                                        } else {
-                                          const _errs76 = errors;
-                                          for (const key5 in data30) {
-                                            if (!(key5 === "key" || key5 === "file" || key5 === "line")) {
-                                              validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
-                                              return false;
-                                              break;
-                                            }
-                                          }
-                                          if (_errs76 === errors) {
-                                            if (data30.key !== void 0) {
-                                              const _errs77 = errors;
-                                              if (typeof data30.key !== "string") {
-                                                validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/key", schemaPath: "#/properties/declaredOutside/items/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                return false;
-                                              }
-                                              var valid17 = _errs77 === errors;
-                                            } else {
-                                              var valid17 = true;
-                                            }
-                                            if (valid17) {
-                                              if (data30.file !== void 0) {
-                                                const _errs79 = errors;
-                                                if (typeof data30.file !== "string") {
-                                                  validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/file", schemaPath: "#/properties/declaredOutside/items/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                  return false;
-                                                }
-                                                var valid17 = _errs79 === errors;
-                                              } else {
-                                                var valid17 = true;
-                                              }
-                                              if (valid17) {
-                                                if (data30.line !== void 0) {
-                                                  let data33 = data30.line;
-                                                  const _errs81 = errors;
-                                                  if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)) && isFinite(data33))) {
-                                                    validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                    return false;
-                                                  }
-                                                  if (errors === _errs81) {
-                                                    if (typeof data33 == "number" && isFinite(data33)) {
-                                                      if (data33 < 1 || isNaN(data33)) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
-                                                        return false;
-                                                      }
-                                                    }
-                                                  }
-                                                  var valid17 = _errs81 === errors;
-                                                } else {
-                                                  var valid17 = true;
-                                                }
-                                              }
-                                            }
-                                          }
-                                        }
-                                      } else {
-                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                        return false;
-                                      }
+                            if (data.notManagedHere !== void 0) {
+                              let data42 = data.notManagedHere;
+                              const _errs110 = errors;
+                              if (errors === _errs110) {
+                                if (Array.isArray(data42)) {
+                                  var valid25 = true;
+                                  const len6 = data42.length;
+                                  for (let i9 = 0; i9 < len6; i9++) {
+                                    const _errs112 = errors;
+                                    if (!validate3(data42[i9], { instancePath: instancePath + "/notManagedHere/" + i9, parentData: data42, parentDataProperty: i9, rootData, dynamicAnchors })) {
+                                      vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+                                      errors = vErrors.length;
                                     }
-                                    var valid16 = _errs74 === errors;
-                                    if (!valid16) {
+                                    var valid25 = _errs112 === errors;
+                                    if (!valid25) {
                                       break;
                                     }
                                   }
                                 } else {
-                                  validate02.errors = [{ instancePath: instancePath + "/declaredOutside", schemaPath: "#/properties/declaredOutside/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                  validate02.errors = [{ instancePath: instancePath + "/notManagedHere", schemaPath: "#/properties/notManagedHere/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                   return false;
                                 }
                               }
-                              var valid0 = _errs72 === errors;
+                              var valid0 = _errs110 === errors;
                             } else {
                               var valid0 = true;
                             }
                             if (valid0) {
-                              if (data.drift !== void 0) {
-                                let data34 = data.drift;
-                                const _errs83 = errors;
-                                if (errors === _errs83) {
-                                  if (Array.isArray(data34)) {
-                                    var valid18 = true;
-                                    const len6 = data34.length;
-                                    for (let i8 = 0; i8 < len6; i8++) {
-                                      const _errs85 = errors;
-                                      if (!validate5(data34[i8], { instancePath: instancePath + "/drift/" + i8, parentData: data34, parentDataProperty: i8, rootData, dynamicAnchors })) {
-                                        vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
-                                        errors = vErrors.length;
+                              if (data.declaredOutside !== void 0) {
+                                let data44 = data.declaredOutside;
+                                const _errs113 = errors;
+                                if (errors === _errs113) {
+                                  if (Array.isArray(data44)) {
+                                    var valid26 = true;
+                                    const len7 = data44.length;
+                                    for (let i10 = 0; i10 < len7; i10++) {
+                                      let data45 = data44[i10];
+                                      const _errs115 = errors;
+                                      if (errors === _errs115) {
+                                        if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
+                                          let missing6;
+                                          if (data45.key === void 0 && (missing6 = "key") || data45.file === void 0 && (missing6 = "file") || data45.line === void 0 && (missing6 = "line")) {
+                                            validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10, schemaPath: "#/properties/declaredOutside/items/required", keyword: "required", params: { missingProperty: missing6 }, message: "must have required property '" + missing6 + "'" }];
+                                            return false;
+                                          } else {
+                                            const _errs117 = errors;
+                                            for (const key8 in data45) {
+                                              if (!(key8 === "project" || key8 === "key" || key8 === "file" || key8 === "line")) {
+                                                validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10, schemaPath: "#/properties/declaredOutside/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" }];
+                                                return false;
+                                                break;
+                                              }
+                                            }
+                                            if (_errs117 === errors) {
+                                              if (data45.project !== void 0) {
+                                                let data46 = data45.project;
+                                                const _errs118 = errors;
+                                                if (errors === _errs118) {
+                                                  if (typeof data46 === "string") {
+                                                    if (func1(data46) > 4096) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/project", schemaPath: "#/properties/declaredOutside/items/properties/project/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                                                      return false;
+                                                    } else {
+                                                      if (func1(data46) < 1) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/project", schemaPath: "#/properties/declaredOutside/items/properties/project/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                                        return false;
+                                                      }
+                                                    }
+                                                  } else {
+                                                    validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/project", schemaPath: "#/properties/declaredOutside/items/properties/project/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid27 = _errs118 === errors;
+                                              } else {
+                                                var valid27 = true;
+                                              }
+                                              if (valid27) {
+                                                if (data45.key !== void 0) {
+                                                  const _errs120 = errors;
+                                                  if (typeof data45.key !== "string") {
+                                                    validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/key", schemaPath: "#/properties/declaredOutside/items/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                    return false;
+                                                  }
+                                                  var valid27 = _errs120 === errors;
+                                                } else {
+                                                  var valid27 = true;
+                                                }
+                                                if (valid27) {
+                                                  if (data45.file !== void 0) {
+                                                    const _errs122 = errors;
+                                                    if (typeof data45.file !== "string") {
+                                                      validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/file", schemaPath: "#/properties/declaredOutside/items/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                      return false;
+                                                    }
+                                                    var valid27 = _errs122 === errors;
+                                                  } else {
+                                                    var valid27 = true;
+                                                  }
+                                                  if (valid27) {
+                                                    if (data45.line !== void 0) {
+                                                      let data49 = data45.line;
+                                                      const _errs124 = errors;
+                                                      if (!(typeof data49 == "number" && (!(data49 % 1) && !isNaN(data49)) && isFinite(data49))) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                        return false;
+                                                      }
+                                                      if (errors === _errs124) {
+                                                        if (typeof data49 == "number" && isFinite(data49)) {
+                                                          if (data49 < 1 || isNaN(data49)) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                                            return false;
+                                                          }
+                                                        }
+                                                      }
+                                                      var valid27 = _errs124 === errors;
+                                                    } else {
+                                                      var valid27 = true;
+                                                    }
+                                                  }
+                                                }
+                                              }
+                                            }
+                                          }
+                                        } else {
+                                          validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i10, schemaPath: "#/properties/declaredOutside/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                          return false;
+                                        }
                                       }
-                                      var valid18 = _errs85 === errors;
-                                      if (!valid18) {
+                                      var valid26 = _errs115 === errors;
+                                      if (!valid26) {
                                         break;
                                       }
                                     }
                                   } else {
-                                    validate02.errors = [{ instancePath: instancePath + "/drift", schemaPath: "#/properties/drift/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                    validate02.errors = [{ instancePath: instancePath + "/declaredOutside", schemaPath: "#/properties/declaredOutside/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                     return false;
                                   }
                                 }
-                                var valid0 = _errs83 === errors;
+                                var valid0 = _errs113 === errors;
                               } else {
                                 var valid0 = true;
                               }
                               if (valid0) {
-                                if (data.shard !== void 0) {
-                                  let data36 = data.shard;
-                                  const _errs86 = errors;
-                                  if (errors === _errs86) {
-                                    if (typeof data36 === "string") {
-                                      if (!pattern11.test(data36)) {
-                                        validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/pattern", keyword: "pattern", params: { pattern: "^[1-9][0-9]*/[1-9][0-9]*$" }, message: 'must match pattern "^[1-9][0-9]*/[1-9][0-9]*$"' }];
-                                        return false;
+                                if (data.drift !== void 0) {
+                                  let data50 = data.drift;
+                                  const _errs126 = errors;
+                                  if (errors === _errs126) {
+                                    if (Array.isArray(data50)) {
+                                      var valid28 = true;
+                                      const len8 = data50.length;
+                                      for (let i11 = 0; i11 < len8; i11++) {
+                                        const _errs128 = errors;
+                                        if (!validate5(data50[i11], { instancePath: instancePath + "/drift/" + i11, parentData: data50, parentDataProperty: i11, rootData, dynamicAnchors })) {
+                                          vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
+                                          errors = vErrors.length;
+                                        }
+                                        var valid28 = _errs128 === errors;
+                                        if (!valid28) {
+                                          break;
+                                        }
                                       }
                                     } else {
-                                      validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      validate02.errors = [{ instancePath: instancePath + "/drift", schemaPath: "#/properties/drift/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                       return false;
                                     }
                                   }
-                                  var valid0 = _errs86 === errors;
+                                  var valid0 = _errs126 === errors;
                                 } else {
                                   var valid0 = true;
                                 }
                                 if (valid0) {
-                                  if (data.shards !== void 0) {
-                                    let data37 = data.shards;
-                                    const _errs88 = errors;
-                                    if (!(typeof data37 == "number" && (!(data37 % 1) && !isNaN(data37)) && isFinite(data37))) {
-                                      validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                      return false;
-                                    }
-                                    if (errors === _errs88) {
-                                      if (typeof data37 == "number" && isFinite(data37)) {
-                                        if (data37 < 1 || isNaN(data37)) {
-                                          validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                  if (data.shard !== void 0) {
+                                    let data52 = data.shard;
+                                    const _errs129 = errors;
+                                    if (errors === _errs129) {
+                                      if (typeof data52 === "string") {
+                                        if (!pattern132.test(data52)) {
+                                          validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/pattern", keyword: "pattern", params: { pattern: "^[1-9][0-9]*/[1-9][0-9]*$" }, message: 'must match pattern "^[1-9][0-9]*/[1-9][0-9]*$"' }];
                                           return false;
                                         }
+                                      } else {
+                                        validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                        return false;
                                       }
                                     }
-                                    var valid0 = _errs88 === errors;
+                                    var valid0 = _errs129 === errors;
                                   } else {
                                     var valid0 = true;
                                   }
                                   if (valid0) {
-                                    if (data.summary !== void 0) {
-                                      let data38 = data.summary;
-                                      const _errs90 = errors;
-                                      const _errs91 = errors;
-                                      if (errors === _errs91) {
-                                        if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-                                          let missing5;
-                                          if (data38.create === void 0 && (missing5 = "create") || data38.update === void 0 && (missing5 = "update") || data38.clear === void 0 && (missing5 = "clear") || data38.unchanged === void 0 && (missing5 = "unchanged") || data38.domainsAdded === void 0 && (missing5 = "domainsAdded") || data38.domainsRemoved === void 0 && (missing5 = "domainsRemoved")) {
-                                            validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" }];
+                                    if (data.shards !== void 0) {
+                                      let data53 = data.shards;
+                                      const _errs131 = errors;
+                                      if (!(typeof data53 == "number" && (!(data53 % 1) && !isNaN(data53)) && isFinite(data53))) {
+                                        validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                        return false;
+                                      }
+                                      if (errors === _errs131) {
+                                        if (typeof data53 == "number" && isFinite(data53)) {
+                                          if (data53 < 1 || isNaN(data53)) {
+                                            validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
                                             return false;
-                                          } else {
-                                            const _errs93 = errors;
-                                            for (const key6 in data38) {
-                                              if (!(key6 === "create" || key6 === "update" || key6 === "clear" || key6 === "unchanged" || key6 === "domainsAdded" || key6 === "domainsRemoved")) {
-                                                validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" }];
-                                                return false;
-                                                break;
-                                              }
-                                            }
-                                            if (_errs93 === errors) {
-                                              if (data38.create !== void 0) {
-                                                let data39 = data38.create;
-                                                const _errs94 = errors;
-                                                if (!(typeof data39 == "number" && (!(data39 % 1) && !isNaN(data39)) && isFinite(data39))) {
-                                                  validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                  return false;
-                                                }
-                                                if (errors === _errs94) {
-                                                  if (typeof data39 == "number" && isFinite(data39)) {
-                                                    if (data39 < 0 || isNaN(data39)) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                      return false;
-                                                    }
-                                                  }
-                                                }
-                                                var valid20 = _errs94 === errors;
-                                              } else {
-                                                var valid20 = true;
-                                              }
-                                              if (valid20) {
-                                                if (data38.update !== void 0) {
-                                                  let data40 = data38.update;
-                                                  const _errs96 = errors;
-                                                  if (!(typeof data40 == "number" && (!(data40 % 1) && !isNaN(data40)) && isFinite(data40))) {
-                                                    validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                    return false;
-                                                  }
-                                                  if (errors === _errs96) {
-                                                    if (typeof data40 == "number" && isFinite(data40)) {
-                                                      if (data40 < 0 || isNaN(data40)) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                        return false;
-                                                      }
-                                                    }
-                                                  }
-                                                  var valid20 = _errs96 === errors;
-                                                } else {
-                                                  var valid20 = true;
-                                                }
-                                                if (valid20) {
-                                                  if (data38.clear !== void 0) {
-                                                    let data41 = data38.clear;
-                                                    const _errs98 = errors;
-                                                    if (!(typeof data41 == "number" && (!(data41 % 1) && !isNaN(data41)) && isFinite(data41))) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                      return false;
-                                                    }
-                                                    if (errors === _errs98) {
-                                                      if (typeof data41 == "number" && isFinite(data41)) {
-                                                        if (data41 < 0 || isNaN(data41)) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                          return false;
-                                                        }
-                                                      }
-                                                    }
-                                                    var valid20 = _errs98 === errors;
-                                                  } else {
-                                                    var valid20 = true;
-                                                  }
-                                                  if (valid20) {
-                                                    if (data38.unchanged !== void 0) {
-                                                      let data42 = data38.unchanged;
-                                                      const _errs100 = errors;
-                                                      if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)) && isFinite(data42))) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                        return false;
-                                                      }
-                                                      if (errors === _errs100) {
-                                                        if (typeof data42 == "number" && isFinite(data42)) {
-                                                          if (data42 < 0 || isNaN(data42)) {
-                                                            validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                            return false;
-                                                          }
-                                                        }
-                                                      }
-                                                      var valid20 = _errs100 === errors;
-                                                    } else {
-                                                      var valid20 = true;
-                                                    }
-                                                    if (valid20) {
-                                                      if (data38.domainsAdded !== void 0) {
-                                                        let data43 = data38.domainsAdded;
-                                                        const _errs102 = errors;
-                                                        if (!(typeof data43 == "number" && (!(data43 % 1) && !isNaN(data43)) && isFinite(data43))) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                          return false;
-                                                        }
-                                                        if (errors === _errs102) {
-                                                          if (typeof data43 == "number" && isFinite(data43)) {
-                                                            if (data43 < 0 || isNaN(data43)) {
-                                                              validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                              return false;
-                                                            }
-                                                          }
-                                                        }
-                                                        var valid20 = _errs102 === errors;
-                                                      } else {
-                                                        var valid20 = true;
-                                                      }
-                                                      if (valid20) {
-                                                        if (data38.domainsRemoved !== void 0) {
-                                                          let data44 = data38.domainsRemoved;
-                                                          const _errs104 = errors;
-                                                          if (!(typeof data44 == "number" && (!(data44 % 1) && !isNaN(data44)) && isFinite(data44))) {
-                                                            validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                            return false;
-                                                          }
-                                                          if (errors === _errs104) {
-                                                            if (typeof data44 == "number" && isFinite(data44)) {
-                                                              if (data44 < 0 || isNaN(data44)) {
-                                                                validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                                return false;
-                                                              }
-                                                            }
-                                                          }
-                                                          var valid20 = _errs104 === errors;
-                                                        } else {
-                                                          var valid20 = true;
-                                                        }
-                                                      }
-                                                    }
-                                                  }
-                                                }
-                                              }
-                                            }
                                           }
-                                        } else {
-                                          validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                          return false;
                                         }
                                       }
-                                      var valid0 = _errs90 === errors;
+                                      var valid0 = _errs131 === errors;
                                     } else {
                                       var valid0 = true;
                                     }
                                     if (valid0) {
-                                      if (data.changes !== void 0) {
-                                        let data45 = data.changes;
-                                        const _errs106 = errors;
-                                        if (errors === _errs106) {
-                                          if (Array.isArray(data45)) {
-                                            var valid21 = true;
-                                            const len7 = data45.length;
-                                            for (let i9 = 0; i9 < len7; i9++) {
-                                              const _errs108 = errors;
-                                              if (!validate9(data45[i9], { instancePath: instancePath + "/changes/" + i9, parentData: data45, parentDataProperty: i9, rootData, dynamicAnchors })) {
+                                      if (data.census !== void 0) {
+                                        let data54 = data.census;
+                                        const _errs133 = errors;
+                                        if (errors === _errs133) {
+                                          if (Array.isArray(data54)) {
+                                            var valid29 = true;
+                                            const len9 = data54.length;
+                                            for (let i12 = 0; i12 < len9; i12++) {
+                                              const _errs135 = errors;
+                                              if (!validate9(data54[i12], { instancePath: instancePath + "/census/" + i12, parentData: data54, parentDataProperty: i12, rootData, dynamicAnchors })) {
                                                 vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
                                                 errors = vErrors.length;
                                               }
-                                              var valid21 = _errs108 === errors;
-                                              if (!valid21) {
+                                              var valid29 = _errs135 === errors;
+                                              if (!valid29) {
                                                 break;
                                               }
                                             }
                                           } else {
-                                            validate02.errors = [{ instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                            validate02.errors = [{ instancePath: instancePath + "/census", schemaPath: "#/properties/census/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                             return false;
                                           }
                                         }
-                                        var valid0 = _errs106 === errors;
+                                        var valid0 = _errs133 === errors;
                                       } else {
                                         var valid0 = true;
                                       }
                                       if (valid0) {
-                                        if (data.scopes !== void 0) {
-                                          let data47 = data.scopes;
-                                          const _errs109 = errors;
-                                          if (errors === _errs109) {
-                                            if (Array.isArray(data47)) {
-                                              var valid22 = true;
-                                              const len8 = data47.length;
-                                              for (let i10 = 0; i10 < len8; i10++) {
-                                                const _errs111 = errors;
-                                                if (!validate17(data47[i10], { instancePath: instancePath + "/scopes/" + i10, parentData: data47, parentDataProperty: i10, rootData, dynamicAnchors })) {
-                                                  vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
-                                                  errors = vErrors.length;
+                                        if (data.summary !== void 0) {
+                                          let data56 = data.summary;
+                                          const _errs136 = errors;
+                                          const _errs137 = errors;
+                                          if (errors === _errs137) {
+                                            if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+                                              let missing7;
+                                              if (data56.create === void 0 && (missing7 = "create") || data56.update === void 0 && (missing7 = "update") || data56.clear === void 0 && (missing7 = "clear") || data56.unchanged === void 0 && (missing7 = "unchanged") || data56.domainsAdded === void 0 && (missing7 = "domainsAdded") || data56.domainsRemoved === void 0 && (missing7 = "domainsRemoved")) {
+                                                validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/required", keyword: "required", params: { missingProperty: missing7 }, message: "must have required property '" + missing7 + "'" }];
+                                                return false;
+                                              } else {
+                                                const _errs139 = errors;
+                                                for (const key9 in data56) {
+                                                  if (!(key9 === "create" || key9 === "update" || key9 === "clear" || key9 === "unchanged" || key9 === "domainsAdded" || key9 === "domainsRemoved")) {
+                                                    validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" }];
+                                                    return false;
+                                                    break;
+                                                  }
                                                 }
-                                                var valid22 = _errs111 === errors;
-                                                if (!valid22) {
-                                                  break;
+                                                if (_errs139 === errors) {
+                                                  if (data56.create !== void 0) {
+                                                    let data57 = data56.create;
+                                                    const _errs140 = errors;
+                                                    if (!(typeof data57 == "number" && (!(data57 % 1) && !isNaN(data57)) && isFinite(data57))) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                      return false;
+                                                    }
+                                                    if (errors === _errs140) {
+                                                      if (typeof data57 == "number" && isFinite(data57)) {
+                                                        if (data57 < 0 || isNaN(data57)) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                          return false;
+                                                        }
+                                                      }
+                                                    }
+                                                    var valid31 = _errs140 === errors;
+                                                  } else {
+                                                    var valid31 = true;
+                                                  }
+                                                  if (valid31) {
+                                                    if (data56.update !== void 0) {
+                                                      let data58 = data56.update;
+                                                      const _errs142 = errors;
+                                                      if (!(typeof data58 == "number" && (!(data58 % 1) && !isNaN(data58)) && isFinite(data58))) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                        return false;
+                                                      }
+                                                      if (errors === _errs142) {
+                                                        if (typeof data58 == "number" && isFinite(data58)) {
+                                                          if (data58 < 0 || isNaN(data58)) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                            return false;
+                                                          }
+                                                        }
+                                                      }
+                                                      var valid31 = _errs142 === errors;
+                                                    } else {
+                                                      var valid31 = true;
+                                                    }
+                                                    if (valid31) {
+                                                      if (data56.clear !== void 0) {
+                                                        let data59 = data56.clear;
+                                                        const _errs144 = errors;
+                                                        if (!(typeof data59 == "number" && (!(data59 % 1) && !isNaN(data59)) && isFinite(data59))) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                          return false;
+                                                        }
+                                                        if (errors === _errs144) {
+                                                          if (typeof data59 == "number" && isFinite(data59)) {
+                                                            if (data59 < 0 || isNaN(data59)) {
+                                                              validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                              return false;
+                                                            }
+                                                          }
+                                                        }
+                                                        var valid31 = _errs144 === errors;
+                                                      } else {
+                                                        var valid31 = true;
+                                                      }
+                                                      if (valid31) {
+                                                        if (data56.unchanged !== void 0) {
+                                                          let data60 = data56.unchanged;
+                                                          const _errs146 = errors;
+                                                          if (!(typeof data60 == "number" && (!(data60 % 1) && !isNaN(data60)) && isFinite(data60))) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                            return false;
+                                                          }
+                                                          if (errors === _errs146) {
+                                                            if (typeof data60 == "number" && isFinite(data60)) {
+                                                              if (data60 < 0 || isNaN(data60)) {
+                                                                validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                          }
+                                                          var valid31 = _errs146 === errors;
+                                                        } else {
+                                                          var valid31 = true;
+                                                        }
+                                                        if (valid31) {
+                                                          if (data56.domainsAdded !== void 0) {
+                                                            let data61 = data56.domainsAdded;
+                                                            const _errs148 = errors;
+                                                            if (!(typeof data61 == "number" && (!(data61 % 1) && !isNaN(data61)) && isFinite(data61))) {
+                                                              validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                              return false;
+                                                            }
+                                                            if (errors === _errs148) {
+                                                              if (typeof data61 == "number" && isFinite(data61)) {
+                                                                if (data61 < 0 || isNaN(data61)) {
+                                                                  validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                  return false;
+                                                                }
+                                                              }
+                                                            }
+                                                            var valid31 = _errs148 === errors;
+                                                          } else {
+                                                            var valid31 = true;
+                                                          }
+                                                          if (valid31) {
+                                                            if (data56.domainsRemoved !== void 0) {
+                                                              let data62 = data56.domainsRemoved;
+                                                              const _errs150 = errors;
+                                                              if (!(typeof data62 == "number" && (!(data62 % 1) && !isNaN(data62)) && isFinite(data62))) {
+                                                                validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                                return false;
+                                                              }
+                                                              if (errors === _errs150) {
+                                                                if (typeof data62 == "number" && isFinite(data62)) {
+                                                                  if (data62 < 0 || isNaN(data62)) {
+                                                                    validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                    return false;
+                                                                  }
+                                                                }
+                                                              }
+                                                              var valid31 = _errs150 === errors;
+                                                            } else {
+                                                              var valid31 = true;
+                                                            }
+                                                          }
+                                                        }
+                                                      }
+                                                    }
+                                                  }
                                                 }
                                               }
                                             } else {
-                                              validate02.errors = [{ instancePath: instancePath + "/scopes", schemaPath: "#/properties/scopes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                              validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                                               return false;
                                             }
                                           }
-                                          var valid0 = _errs109 === errors;
+                                          var valid0 = _errs136 === errors;
                                         } else {
                                           var valid0 = true;
                                         }
                                         if (valid0) {
-                                          if (data.notes !== void 0) {
-                                            let data49 = data.notes;
-                                            const _errs112 = errors;
-                                            if (errors === _errs112) {
-                                              if (Array.isArray(data49)) {
-                                                var valid23 = true;
-                                                const len9 = data49.length;
-                                                for (let i11 = 0; i11 < len9; i11++) {
-                                                  const _errs114 = errors;
-                                                  if (typeof data49[i11] !== "string") {
-                                                    validate02.errors = [{ instancePath: instancePath + "/notes/" + i11, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                    return false;
+                                          if (data.changes !== void 0) {
+                                            let data63 = data.changes;
+                                            const _errs152 = errors;
+                                            if (errors === _errs152) {
+                                              if (Array.isArray(data63)) {
+                                                var valid32 = true;
+                                                const len10 = data63.length;
+                                                for (let i13 = 0; i13 < len10; i13++) {
+                                                  const _errs154 = errors;
+                                                  if (!validate11(data63[i13], { instancePath: instancePath + "/changes/" + i13, parentData: data63, parentDataProperty: i13, rootData, dynamicAnchors })) {
+                                                    vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+                                                    errors = vErrors.length;
                                                   }
-                                                  var valid23 = _errs114 === errors;
-                                                  if (!valid23) {
+                                                  var valid32 = _errs154 === errors;
+                                                  if (!valid32) {
                                                     break;
                                                   }
                                                 }
                                               } else {
-                                                validate02.errors = [{ instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                validate02.errors = [{ instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                                 return false;
                                               }
                                             }
-                                            var valid0 = _errs112 === errors;
+                                            var valid0 = _errs152 === errors;
                                           } else {
                                             var valid0 = true;
                                           }
                                           if (valid0) {
-                                            if (data.redacted !== void 0) {
-                                              let data51 = data.redacted;
-                                              const _errs116 = errors;
-                                              if (errors === _errs116) {
-                                                if (Array.isArray(data51)) {
-                                                  var valid24 = true;
-                                                  const len10 = data51.length;
-                                                  for (let i12 = 0; i12 < len10; i12++) {
-                                                    let data52 = data51[i12];
-                                                    const _errs118 = errors;
-                                                    if (typeof data52 !== "string") {
-                                                      validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/properties/redacted/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                      return false;
+                                            if (data.scopes !== void 0) {
+                                              let data65 = data.scopes;
+                                              const _errs155 = errors;
+                                              if (errors === _errs155) {
+                                                if (Array.isArray(data65)) {
+                                                  var valid33 = true;
+                                                  const len11 = data65.length;
+                                                  for (let i14 = 0; i14 < len11; i14++) {
+                                                    const _errs157 = errors;
+                                                    if (!validate19(data65[i14], { instancePath: instancePath + "/scopes/" + i14, parentData: data65, parentDataProperty: i14, rootData, dynamicAnchors })) {
+                                                      vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+                                                      errors = vErrors.length;
                                                     }
-                                                    const _errs119 = errors;
-                                                    if (errors === _errs119) {
-                                                      if (typeof data52 === "string") {
-                                                        if (!pattern42.test(data52)) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
-                                                          return false;
-                                                        }
-                                                      } else {
-                                                        validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                        return false;
-                                                      }
-                                                    }
-                                                    var valid24 = _errs118 === errors;
-                                                    if (!valid24) {
+                                                    var valid33 = _errs157 === errors;
+                                                    if (!valid33) {
                                                       break;
                                                     }
                                                   }
-                                                  if (valid24) {
-                                                    let i13 = data51.length;
-                                                    let j2;
-                                                    if (i13 > 1) {
-                                                      const indices2 = {};
-                                                      for (; i13--; ) {
-                                                        let item2 = data51[i13];
-                                                        if (typeof item2 !== "string") {
-                                                          continue;
-                                                        }
-                                                        if (typeof indices2[item2] == "number") {
-                                                          j2 = indices2[item2];
-                                                          validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" }];
-                                                          return false;
-                                                          break;
-                                                        }
-                                                        indices2[item2] = i13;
-                                                      }
-                                                    }
-                                                  }
                                                 } else {
-                                                  validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                  validate02.errors = [{ instancePath: instancePath + "/scopes", schemaPath: "#/properties/scopes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                                   return false;
                                                 }
                                               }
-                                              var valid0 = _errs116 === errors;
+                                              var valid0 = _errs155 === errors;
                                             } else {
                                               var valid0 = true;
+                                            }
+                                            if (valid0) {
+                                              if (data.notes !== void 0) {
+                                                let data67 = data.notes;
+                                                const _errs158 = errors;
+                                                if (errors === _errs158) {
+                                                  if (Array.isArray(data67)) {
+                                                    var valid34 = true;
+                                                    const len12 = data67.length;
+                                                    for (let i15 = 0; i15 < len12; i15++) {
+                                                      const _errs160 = errors;
+                                                      if (typeof data67[i15] !== "string") {
+                                                        validate02.errors = [{ instancePath: instancePath + "/notes/" + i15, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                        return false;
+                                                      }
+                                                      var valid34 = _errs160 === errors;
+                                                      if (!valid34) {
+                                                        break;
+                                                      }
+                                                    }
+                                                  } else {
+                                                    validate02.errors = [{ instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid0 = _errs158 === errors;
+                                              } else {
+                                                var valid0 = true;
+                                              }
+                                              if (valid0) {
+                                                if (data.redacted !== void 0) {
+                                                  let data69 = data.redacted;
+                                                  const _errs162 = errors;
+                                                  if (errors === _errs162) {
+                                                    if (Array.isArray(data69)) {
+                                                      var valid35 = true;
+                                                      const len13 = data69.length;
+                                                      for (let i16 = 0; i16 < len13; i16++) {
+                                                        let data70 = data69[i16];
+                                                        const _errs164 = errors;
+                                                        if (typeof data70 !== "string") {
+                                                          validate02.errors = [{ instancePath: instancePath + "/redacted/" + i16, schemaPath: "#/properties/redacted/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                          return false;
+                                                        }
+                                                        const _errs165 = errors;
+                                                        if (errors === _errs165) {
+                                                          if (typeof data70 === "string") {
+                                                            if (!pattern42.test(data70)) {
+                                                              validate02.errors = [{ instancePath: instancePath + "/redacted/" + i16, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                                              return false;
+                                                            }
+                                                          } else {
+                                                            validate02.errors = [{ instancePath: instancePath + "/redacted/" + i16, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                            return false;
+                                                          }
+                                                        }
+                                                        var valid35 = _errs164 === errors;
+                                                        if (!valid35) {
+                                                          break;
+                                                        }
+                                                      }
+                                                      if (valid35) {
+                                                        let i17 = data69.length;
+                                                        let j3;
+                                                        if (i17 > 1) {
+                                                          const indices3 = {};
+                                                          for (; i17--; ) {
+                                                            let item3 = data69[i17];
+                                                            if (typeof item3 !== "string") {
+                                                              continue;
+                                                            }
+                                                            if (typeof indices3[item3] == "number") {
+                                                              j3 = indices3[item3];
+                                                              validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i17 + " are identical)" }];
+                                                              return false;
+                                                              break;
+                                                            }
+                                                            indices3[item3] = i17;
+                                                          }
+                                                        }
+                                                      }
+                                                    } else {
+                                                      validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                      return false;
+                                                    }
+                                                  }
+                                                  var valid0 = _errs162 === errors;
+                                                } else {
+                                                  var valid0 = true;
+                                                }
+                                              }
                                             }
                                           }
                                         }
@@ -50489,8 +51438,10 @@ function planInconsistency(plan2) {
   if (fingerprints) return fingerprints;
   const covered = new Map(plan2.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = /* @__PURE__ */ new Set();
+  const owners = new Map((plan2.projects ?? []).map((one) => [one.name, one.owner]));
   for (const [index, change] of plan2.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan2.owner);
+    if (plan2.projects !== void 0 && !owners.has(change.project ?? "")) return `/changes/${index} (${change.key}): names no project of /projects`;
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, owners.get(change.project ?? "") ?? plan2.owner);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
@@ -50648,15 +51599,16 @@ var MergeError = class extends Error {
     this.name = "MergeError";
   }
 };
-var PART_FIELDS = /* @__PURE__ */ new Set(["shard", "createdAt", "changes", "scopes", "notManagedHere", "drift", "redacted", "notes", "declaredOutside", "behind", "ownerMoves"]);
+var PART_FIELDS = /* @__PURE__ */ new Set(["shard", "createdAt", "changes", "scopes", "notManagedHere", "drift", "redacted", "notes", "declaredOutside", "behind", "ownerMoves", "census"]);
 function mergePlanParts(parts) {
   if (parts.length === 0) throw new MergeError("merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)");
   const shards = parts.map(shardOfPart);
   const total = checkCover(parts, shards);
   checkOneContext(parts);
   checkScopesInShards(parts, shards);
+  checkPartRecords(parts);
   const first = parts.reduce((earliest, part) => part.plan.createdAt < earliest.plan.createdAt ? part : earliest);
-  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, ...context } = first.plan;
+  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, census: _census, ...context } = first.plan;
   const merged = {
     ...context,
     changes: parts.flatMap(({ plan: plan2 }) => plan2.changes).sort(compareChanges),
@@ -50667,7 +51619,8 @@ function mergePlanParts(parts) {
   };
   const redacted = parts.flatMap(({ plan: plan2 }) => plan2.redacted ?? []).sort(compareScopeKeys);
   if (redacted.length > 0) merged.redacted = redacted;
-  const notes = [...new Set(parts.flatMap(({ plan: plan2 }) => plan2.notes ?? []))];
+  const shown2 = merged.scopes.some((scope) => scope.ownership === "marked" || scope.ownership === "unmarked");
+  const notes = [...new Set(parts.flatMap(({ plan: plan2 }) => plan2.notes ?? []))].filter((note) => !shown2 || note !== CANNOT_READ.ownership);
   if (notes.length > 0) merged.notes = notes;
   const outside = new Map(parts.flatMap(({ plan: plan2 }) => plan2.declaredOutside ?? []).map((entry) => [entry.key, entry]));
   if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
@@ -50675,6 +51628,7 @@ function mergePlanParts(parts) {
   if (behind.length > 0) merged.behind = behind;
   const moves = parts.flatMap(({ plan: plan2 }) => plan2.ownerMoves ?? []).sort(compareScopeKeys);
   if (moves.length > 0) merged.ownerMoves = moves;
+  if (parts.some(({ plan: plan2 }) => plan2.census !== void 0)) merged.census = parts.flatMap(({ plan: plan2 }) => plan2.census ?? []).sort(byKey);
   return merged;
 }
 function partOfPlan(plan2, shard) {
@@ -50744,6 +51698,18 @@ function checkScopesInShards(parts, shards) {
     const stray = keys.find((key) => !inShard(key, shard));
     if (stray !== void 0) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
   });
+}
+function checkPartRecords(parts) {
+  for (const { file, plan: plan2 } of parts) {
+    const unrecorded = plan2.scopes.find((scope) => scope.ownership === void 0);
+    if (unrecorded !== void 0) throw new MergeError(`${file} records no ownership status for ${unrecorded.key} (made by an older autojoin-sync?): merge-plans decides ownership over every part; make the parts again (plan --shard K/N --out FILE)`);
+    if (countsScopes(plan2.context?.rules) && plan2.census === void 0) {
+      throw new MergeError(`${file} records no census of the domains its rules count (maxScopesPerDomain): merge-plans counts them over every part; make the parts again (plan --shard K/N --out FILE)`);
+    }
+  }
+}
+function countsScopes(rules) {
+  return (rules ?? []).some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
 }
 function byKey(a, b) {
   return compareScopeKeys(a.key, b.key);
@@ -50928,7 +51894,7 @@ function wakingQueue() {
       wake?.();
       wake = void 0;
     },
-    arrival: () => new Promise((resolve7) => wake = resolve7),
+    arrival: () => new Promise((resolve8) => wake = resolve8),
     /** The oldest event; call only when `size` > 0. */
     take: () => queued.shift(),
     get size() {
@@ -50977,7 +51943,7 @@ function readAhead(source) {
           }
           yield item;
         } else if (end) return;
-        else await new Promise((resolve7) => wake = resolve7);
+        else await new Promise((resolve8) => wake = resolve8);
       }
     } finally {
       consumer.stopped = true;
@@ -51119,455 +52085,126 @@ function liveScopeOf(ref, autojoin, domains) {
   return live;
 }
 
-// src/policy/load-worker.ts
-import { existsSync as existsSync5 } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
-var MIN_WORKER_FILES = 500;
-var MAX_WORKER_FILES = 5e3;
-var WORKER_AHEAD = 3;
-var BATCHES_HERE = SMALL_BATCHES;
-var RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 };
-var BUILT_WORKER = new URL("./policy-loader.js", import.meta.url);
-var LoadWorkerStopped = class extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "LoadWorkerStopped";
-  }
+// src/git/ancestry.ts
+var AllSeen = class extends Error {
 };
-async function* streamPoliciesInWorker(paths, options = {}, choice = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const discovery = await discoverPolicyFiles(paths, cwd);
-  const resolved = { ...options, cwd, today: options.today ?? today() };
-  const url = choice.url === void 0 ? builtWorker() : choice.url;
-  const files = discovery.files.length;
-  if (url === null || files < (choice.minFiles ?? MIN_WORKER_FILES) || files > (choice.maxFiles ?? MAX_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
-  return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
-}
-function builtWorker() {
-  return BUILT_WORKER.protocol === "file:" && existsSync5(fileURLToPath(BUILT_WORKER)) ? BUILT_WORKER : null;
-}
-async function* workerBatches(url, load) {
-  const worker = new Worker(url, { workerData: { ...load, skipBatches: BATCHES_HERE }, resourceLimits: RESOURCE_LIMITS });
-  const inbox = workerInbox(worker);
-  const here = discoveredBatches(load.discovery, load.options, false);
-  let started = false;
-  try {
-    for (let loaded = 0; loaded < BATCHES_HERE; loaded++) {
-      const next = await here.next();
-      if (next.done) return next.value;
-      yield next.value;
+async function ancestryOf(dir, commits) {
+  const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
+  const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
+  const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
+  if (pending.size === 0) return { notAncestors, shallow: false };
+  let rest = "";
+  const git = startGit(["rev-list", "HEAD"], {
+    cwd: dir,
+    context: "ownership markers",
+    onData: (chunk) => {
+      const lines2 = (rest + chunk.toString("latin1")).split("\n");
+      rest = lines2.pop() ?? "";
+      for (const line of lines2) pending.delete(line);
+      if (pending.size === 0) throw new AllSeen();
     }
-    for (; ; ) {
-      const message = await inbox.next();
-      started = true;
-      if (message.type === "done") return message.result;
-      if (message.type === "failed") throw message.error;
-      yield message.batch;
-      worker.postMessage("more");
-    }
-  } catch (error4) {
-    if (started || !(error4 instanceof LoadWorkerStopped)) throw error4;
-    return yield* here;
-  } finally {
-    await worker.terminate();
-  }
-}
-function workerInbox(worker) {
-  const queue = [];
-  let stopped;
-  let waiting;
-  const settle2 = () => {
-    if (!waiting || queue.length === 0 && !stopped) return;
-    const { resolve: resolve7, reject } = waiting;
-    waiting = void 0;
-    worker.unref();
-    const message = queue.shift();
-    if (message) resolve7(message);
-    else reject(stopped);
-  };
-  const stop = (error4) => {
-    stopped ??= error4;
-    settle2();
-  };
-  worker.unref();
-  worker.on("message", (message) => {
-    queue.push(message);
-    settle2();
   });
-  worker.on("error", (error4) => stop(new LoadWorkerStopped(`the policy loader's worker thread failed: ${error4.message}`, { cause: error4 })));
-  worker.on("exit", (code) => stop(new LoadWorkerStopped(`the policy loader's worker thread exited (code ${code}) before it had loaded every file`)));
-  return {
-    next: () => new Promise((resolve7, reject) => {
-      waiting = { resolve: resolve7, reject };
-      worker.ref();
-      settle2();
-    })
+  git.end();
+  await git.done.catch((error4) => {
+    if (!(error4 instanceof AllSeen)) throw error4;
+  });
+  pending.delete(rest);
+  for (const commit of pending) notAncestors.add(commit);
+  return { notAncestors, shallow: pending.size > 0 && await isShallow(dir) };
+}
+async function isShallow(dir) {
+  const answer = await runGit(["rev-parse", "--is-shallow-repository"], { cwd: dir, context: "ownership markers" });
+  return answer.toString("utf8").trim() === "true";
+}
+
+// src/plan/history-place.ts
+function markerCommitsToCheck(markers, owner) {
+  const commits = /* @__PURE__ */ new Set();
+  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) commits.add(marker.commit);
+  return commits;
+}
+function placeInHistory(plan2, markers, history) {
+  const behind = [];
+  const ownerMoves = [];
+  const moved = [];
+  const changes = plan2.changes.filter((change) => {
+    const marker = markers.get(change.key);
+    if (marker?.commit === void 0 || marker.owner !== plan2.owner && !movesFrom(marker.owner, plan2.owner)) return true;
+    if (!history.notAncestors.has(marker.commit.toLowerCase())) {
+      if (movesFrom(marker.owner, plan2.owner)) ownerMoves.push(change.key);
+      return true;
+    }
+    if (change.reason === "pruned") {
+      moved.push({ key: change.key, owner: marker.owner, ...change.removedBy ? { removedBy: change.removedBy } : {}, commit: marker.commit });
+      return false;
+    }
+    behind.push({ key: change.key, commit: marker.commit, ...history.shallow ? { missing: true } : {} });
+    return true;
+  });
+  const gone = new Set(moved.map((entry) => entry.key));
+  const placed = {
+    ...plan2,
+    changes,
+    scopes: plan2.scopes.filter((scope) => !gone.has(scope.key)),
+    notManagedHere: [...plan2.notManagedHere, ...moved].sort((a, b) => compareScopeKeys(a.key, b.key))
   };
+  if (behind.length > 0) placed.behind = behind;
+  if (ownerMoves.length > 0) placed.ownerMoves = ownerMoves;
+  return placed;
 }
 
-// src/plan/target.ts
-var ScopeTargetError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ScopeTargetError";
-  }
-};
-function parseTargets(include = [], exclude = []) {
-  if (include.length === 0 && exclude.length === 0) return void 0;
-  return { include: new Set(include.map((key) => keyOf3("scope", key))), exclude: new Set(exclude.map((key) => keyOf3("excludeScope", key))) };
+// src/history/behind.ts
+async function placedInHistory(plan2, markers, where2) {
+  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2));
 }
-function keyOf3(setting, text) {
-  try {
-    return scopeKey(parseScopeKey(text));
-  } catch (error4) {
-    throw new ScopeTargetError(worded`${hint(setting)}: ${error4.message}`);
-  }
+async function ancestryOfMarkers(markers, owner, where2) {
+  if (where2.head === void 0) return void 0;
+  const commits = markerCommitsToCheck(markers, owner);
+  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
 }
-function parseReplace(values = []) {
-  return new Set(values.map((key) => keyOf3("replace", key)));
+function placedBy(plan2, markers, ancestry) {
+  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry);
 }
-function inTargetsOf(targets) {
-  if (targets === void 0) return () => true;
-  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
-}
-function checkTargetsMatched(targets, declared) {
-  if (targets === void 0) return;
-  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
-  if (unmatched.length === 0) return;
-  throw new ScopeTargetError(
-    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
-  );
-}
-
-// src/history/changed.ts
-import { resolve } from "node:path";
-async function loadChangedPolicies(rev, paths, cwd, project2, secrets = []) {
-  const what = wordHint(hint("changedSince", rev));
-  checkRevision(rev, wordHint(hint("changedSince")));
-  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, what);
-  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
-  const changed = await changedPolicyFiles(rev, paths, repository);
-  const read = await readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd);
-  const now = parsePolicySources(read.sources, { project: project2, secrets, rules: true });
-  const declared = new Set(now.policies.map((policy2) => policy2.key));
-  const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
-  const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
-  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
-}
-async function deletedSince(rev, previous, repository, options) {
-  const paths = previous.length === 0 ? null : historyPaths(repository, previous);
-  if (!paths) return [];
-  const versions = await versionsAt(repository, rev, paths, { order: 0, context: options.what });
-  const reader = pastScopeReader(repository, { secrets: options.secrets, isDeclared: (key) => options.declared.has(key), context: options.what });
-  versions.forEach((version) => reader.add(version));
-  return [...(await reader.finish()).scopes.keys()].sort();
-}
-async function loadChangedSince(rev, paths, options) {
-  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
-  if (deleted.length > 0) {
-    const listed = firstItems(deleted, 5, () => ", \u2026");
-    options.notice?.(
-      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint("changedSince")} never prunes, so it leaves them as they are: the full plan (without ${hint("changedSince")}) clears them`
+var BehindCheckoutError = class extends Error {
+  constructor(scopes) {
+    const named2 = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
+    const missing = scopes.some((scope) => scope.missing === true);
+    super(
+      missing ? `${named2}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named2}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
     );
+    this.scopes = scopes;
+    this.name = "BehindCheckoutError";
   }
-  return load;
-}
-async function changedPolicyFiles(rev, paths, repository) {
-  const given = paths.length > 0 ? paths : ["."];
-  const options = { cwd: repository.cwd, context: wordHint(hint("changedSince", rev)) };
-  const scope = ["--", ...given];
-  const isPolicy = policyPathRule(given);
-  const [diff, untracked] = (await Promise.all([
-    runGit(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], options),
-    runGit(["ls-files", "-z", "--others", "--exclude-standard", ...scope], options)
-  ])).map((output) => output.toString("utf8").split("\0").filter((field) => field !== ""));
-  const present = new Set(untracked.filter(isPolicy));
-  const previous = /* @__PURE__ */ new Set();
-  for (let i = 0; i + 1 < diff.length; i += 2) {
-    const [status, file] = [diff[i], diff[i + 1]];
-    if (!isPolicy(file)) continue;
-    if (status !== "D") present.add(file);
-    if (status !== "A") previous.add(file);
-  }
-  return { present: [...present].sort(), previous: [...previous].sort() };
-}
-
-// src/reconcile/desired.ts
-function policyOf(scope) {
-  return "pruned" in scope ? scope.pruned : scope;
-}
-var NothingPlanned = class extends Error {
-  constructor(load) {
-    super("nothing was planned");
-    this.load = load;
-    this.name = "NothingPlanned";
-  }
-  load;
+  scopes;
 };
-function planRequest(options) {
-  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
-  const inShard2 = inShardOf(shard);
-  const inTargets = inTargetsOf(targets);
-  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy2) => inShard2(policy2) && inTargets(policy2) };
-}
-function pruneRequest(options) {
-  if (options.onlyExpired === true) return { history: false };
-  const chosen = options.settings.prune;
-  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
-  if (options.pruneFrom !== void 0 || chosen === true) {
-    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
+function parseAllowBehind(values) {
+  const globs = [];
+  for (const item of values.flatMap((value) => value.split(/[,\n]/u))) {
+    const text = item.trim();
+    if (text === "") continue;
+    const glob = text === "*" ? { pattern: "*", test: () => true } : scopeGlob(text);
+    if (typeof glob === "string") throw new Error(worded`${hint("allowBehind", JSON.stringify(text))}: ${glob}`);
+    globs.push(glob);
   }
-  return { history: false };
+  return globs;
 }
-function desiredScopes(options, request2) {
-  let result2;
-  const stop = {};
-  async function* scopes() {
-    result2 = yield* scopesToPlan(options, request2, stop);
+function refuseBehind(behind, allowed) {
+  const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
+  if (refused.length > 0) throw new BehindCheckoutError(refused);
+}
+async function checkSavedHistory(plan2, live, where2, allowed) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const change of plan2.changes) {
+    const marker = liveMarker(live.get(change.key));
+    if (marker?.commit !== void 0) markers.set(change.key, marker);
   }
-  const loaded = () => {
-    if (result2 === void 0) throw new Error("the scopes to plan were not all read");
-    return result2;
-  };
-  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [] };
-}
-async function* scopesToPlan(options, request2, stop) {
-  const declared = /* @__PURE__ */ new Set();
-  const held = options.checkBeforeRead ? [] : void 0;
-  const load = yield* loadedScopes(options, request2, { declared, held, stop });
-  if (held) load.diagnostics.push(...yield* checkedScopes(held, load, options));
-  const pruneDiagnostics = yield* prunedScopes(options, request2, declared, stop);
-  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
-}
-async function* loadedScopes(options, request2, into) {
-  const loading = policyBatches2(options);
-  const batches = {
-    next: async () => {
-      try {
-        return await loading.next();
-      } catch (error4) {
-        into.stop.rest = void 0;
-        throw error4;
-      }
-    }
-  };
-  const kept = [];
-  let next = await batches.next();
-  into.stop.rest = () => loadEnd(batches, kept, options);
-  for (; !next.done; next = await batches.next()) {
-    const { policies, warnings, failed } = next.value;
-    if (warnings.length > 0) kept.push(...await handOver(warnings, options));
-    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
-    for (const policy2 of policies) {
-      into.declared.add(policy2.key);
-      if (!request2.inPlan(policy2)) continue;
-      if (into.held) into.held.push(policy2);
-      else yield policy2;
-    }
-  }
-  into.stop.rest = void 0;
-  const end = await finishLoad(next.value, kept, options);
-  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
-  return end.load;
-}
-async function* policyBatches2(options) {
-  const { base: cwd, project: project2, roots, paths, today: today2 } = options.settings;
-  if (options.changedSince === void 0) return yield* streamPoliciesInWorker(paths, { cwd, project: project2, roots, secrets: options.secrets, ...today2 === void 0 ? {} : { today: today2 } });
-  const load = await loadChangedSince(options.changedSince, paths, { cwd, project: project2, secrets: options.secrets, notice: options.onNotice });
-  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
-  return load;
-}
-async function loadEnd(batches, kept, options) {
-  let next = await batches.next();
-  for (; !next.done; next = await batches.next()) {
-    if (next.value.warnings.length > 0) kept.push(...await handOver(next.value.warnings, options));
-  }
-  return finishLoad(next.value, kept, options);
-}
-async function finishLoad(loaded, kept, options) {
-  const { paths, base: cwd } = options.settings;
-  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
-  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
-  const failed = load.diagnostics.some(isError);
-  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
-  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
-}
-async function* checkedScopes(held, load, options) {
-  const checked2 = await handOver(await options.checkBeforeRead(held), options);
-  if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
-  yield* held.splice(0);
-  return checked2;
-}
-async function* prunedScopes(options, request2, declared, stop) {
-  const { paths, base: cwd, project: project2 } = options.settings;
-  const context = { paths, cwd, project: project2, secrets: options.secrets };
-  const found = await findPruned(request2.prune, context, declared);
-  stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
-  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
-  const pruned = new Set(found.pruned.map((policy2) => policy2.key));
-  const seen = { has: (key) => declared.has(key) || pruned.has(key) };
-  checkTargetsMatched(request2.targets, seen);
-  checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
-  const diagnostics = await handOver(found.diagnostics, options);
-  for (const policy2 of found.pruned.filter(request2.inPlan)) yield { pruned: policy2 };
-  return diagnostics;
-}
-async function noticeUnpruned(context, declared, notice3) {
-  if (!notice3) return;
-  const left = await undeclaredInHistory(context, declared);
-  if (!left || left.length === 0) return;
-  const listed = firstItems(left, 5, () => ", \u2026");
-  notice3(
-    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in ${projectFileName()}) to see them cleared`
-  );
-}
-async function handOver(diagnostics, options) {
-  if (!options.onDiagnostics) return diagnostics;
-  await options.onDiagnostics(diagnostics);
-  return diagnostics.filter(isError);
-}
-function isError(diagnostic) {
-  return diagnostic.severity === "error";
-}
-
-// src/history/last-applied.ts
-import path10 from "node:path";
-function readLastApplied(needed, options) {
-  return lastAppliedReader(options).read(needed);
-}
-function lastAppliedReader(options) {
-  const ahead = /* @__PURE__ */ new Map();
-  const ask = (commit, file) => {
-    let reading = ahead.get(commit);
-    if (reading === void 0) {
-      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
-      reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, options) };
-      ahead.set(commit, reading);
-    }
-    if (reading.asked.has(file)) return;
-    reading.asked.add(file);
-    const sources = reading.sources;
-    reading.stream.read(`${commit}:./${file}`, (read) => {
-      if (read.kind === "blob") sources.push({ file, text: read.bytes.toString("utf8") });
-    });
-  };
-  return {
-    need(commit, scope) {
-      if (HEX_COMMIT.test(commit)) ask(commit, scope.file);
-    },
-    async read(needed) {
-      for (const [commit, scopes] of needed) if (HEX_COMMIT.test(commit)) for (const scope of scopes) ask(commit, scope.file);
-      const read = async (commit) => {
-        const reading = ahead.get(commit);
-        if (reading === void 0) return void 0;
-        await reading.stream.close();
-        return { sources: reading.sources, project: await reading.project };
-      };
-      return collectStates(needed, options, read);
-    },
-    abandon() {
-      for (const reading of ahead.values()) reading.stream.close().catch(() => void 0);
-    }
-  };
-}
-var HEX_COMMIT = /^[0-9a-f]{40,64}$/;
-async function collectStates(needed, options, readAt) {
-  const states = /* @__PURE__ */ new Map();
-  const commitDays = /* @__PURE__ */ new Map();
-  for (const [commit, scopes] of needed) {
-    const day = scopes.every((scope) => scope.applied) ? void 0 : await commitDay(commit, options.cwd);
-    if (day !== void 0) commitDays.set(commit, day);
-    const days = [...new Set(scopes.map((scope) => scope.applied ?? day))];
-    const found = await statesAt(commit, scopes, options, days, readAt).catch(() => /* @__PURE__ */ new Map());
-    for (const [at, byKey2] of found) states.set(`${commit} ${at ?? ""}`, byKey2);
-  }
-  return (commit, key, applied) => states.get(`${commit} ${applied ?? commitDays.get(commit) ?? ""}`)?.get(key) ?? null;
-}
-async function commitDay(commit, cwd) {
-  if (!HEX_COMMIT.test(commit)) return void 0;
-  try {
-    const seconds = Number((await runGit(["show", "-s", "--format=%ct", commit], { cwd, context: "the date of the commit last applied" })).toString("utf8").trim());
-    return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1e3).toISOString().slice(0, 10) : void 0;
-  } catch {
-    return void 0;
-  }
-}
-async function statesAt(commit, scopes, options, days, readAt) {
-  const byDay = /* @__PURE__ */ new Map();
-  const read = HEX_COMMIT.test(commit) ? await readAt(commit) : void 0;
-  if (read === void 0) return byDay;
-  const { sources, project: project2 } = read;
-  const first = statesOf(sources, project2, options, days[0]);
-  const all = scopes.some((scope) => !first.has(scope.key)) ? await readPolicySourcesAt(commit, options.paths, options.cwd) : [];
-  for (const day of days) byDay.set(day, new Map([...statesOf(sources, project2, options, day), ...statesOf(all, project2, options, day)]));
-  return byDay;
-}
-function statesOf(sources, project2, options, day) {
-  const { policies } = parsePolicySources(sources, { project: project2, secrets: options.secrets, ...day ? { today: day } : {} });
-  return new Map(policies.map((policy2) => [policy2.key, writtenStateOf(policy2)]));
-}
-async function projectAt(commit, options) {
-  if (!options.project.file) return {};
-  try {
-    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path10.relative(top, options.project.file).split(path10.sep).join("/");
-    const [source] = await readFilesAt(commit, [relative2], top);
-    return source ? parseProjectSource(source, options.project.file).config : {};
-  } catch {
-    return {};
-  }
-}
-async function readFilesAt(commit, files, cwd) {
-  const sources = [];
-  const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
-    if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
-  });
-  return sources;
-}
-
-// src/history/keys-at-commit.ts
-import path11 from "node:path";
-async function readKeysAt(needed, options) {
-  const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
-  if (commits.length === 0) return () => null;
-  const project2 = projectName2(options);
-  const names = commits.flatMap((commit) => [
-    ...project2 === void 0 ? [] : [`${commit}:${project2}`],
-    ...[...new Set((needed.get(commit) ?? []).map((scope) => scope.file))].map((file) => `${commit}:./${file}`)
-  ]);
-  const texts = /* @__PURE__ */ new Map();
-  try {
-    await readBlobs(names, { cwd: options.cwd, context: "the metadata keys last applied", maxBytes: MAX_FILE_BYTES }, (name, read) => {
-      if (read.kind === "blob") texts.set(name, read.bytes.toString("utf8"));
-    });
-  } catch {
-    return () => null;
-  }
-  const keys = /* @__PURE__ */ new Map();
-  for (const commit of commits) keys.set(commit, keysOf(commit, texts, project2 === void 0 ? void 0 : texts.get(`${commit}:${project2}`), options));
-  return (commit, key) => keys.get(commit)?.get(key) ?? null;
-}
-function projectName2(options) {
-  if (!options.project.file) return void 0;
-  const relative2 = path11.relative(path11.resolve(options.cwd), options.project.file).split(path11.sep).join("/");
-  return relative2.startsWith("../") ? relative2 : `./${relative2}`;
-}
-function keysOf(commit, texts, projectText, options) {
-  const prefix = `${commit}:./`;
-  const sources = [...texts].filter(([name]) => name.startsWith(prefix)).map(([name, text]) => ({ file: name.slice(prefix.length), text }));
-  const { policies } = parsePolicySources(sources, { project: projectAt2(projectText, options), secrets: options.secrets });
-  return new Map(policies.map((policy2) => [policy2.key, Object.keys(policy2.metadata ?? {})]));
-}
-function projectAt2(text, options) {
-  if (text === void 0 || !options.project.file) return {};
-  try {
-    return parseProjectSource({ file: options.project.file, text }, options.project.file).config;
-  } catch {
-    return {};
-  }
+  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where2);
+  const kept = new Set(placed.changes.map((change) => change.key));
+  const dropped = plan2.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
+  const moves = new Set(placed.ownerMoves ?? []);
+  const claimed = (plan2.ownerMoves ?? []).find((key) => !moves.has(key));
+  if (claimed !== void 0) throw new PlanFileError(`the saved plan is not valid: ${claimed}: its owner move is not one the live marker makes from this history; nothing was written`);
+  refuseBehind([...placed.behind ?? [], ...dropped], allowed);
 }
 
 // src/plan/owner-lookalike.ts
@@ -51581,10 +52218,10 @@ function ownerLookalikeNote(other, own) {
 // src/reconcile/ownership-refusal.ts
 var OwnedElsewhereError = class extends Error {
   constructor(scopes, owner) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
+    const named2 = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
     const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
     super(
-      `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
+      `${named2}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
     );
     this.scopes = scopes;
     this.hints = [override];
@@ -51596,10 +52233,10 @@ var OwnedElsewhereError = class extends Error {
 };
 var UnknownOwnerError = class extends Error {
   constructor(scopes) {
-    const named = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
+    const named2 = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
     const override = hint("takeOwnership", scopes.slice(0, 3));
     super(
-      `${named}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
+      `${named2}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
     );
     this.scopes = scopes;
     this.hints = [override];
@@ -51641,8 +52278,8 @@ function refuseOwnedElsewhere(plan2, takeOwnership) {
 function refuseSavedTakeOver(plan2, takeOwnership = /* @__PURE__ */ new Set()) {
   const missing = (plan2.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
   if (missing.length === 0) return;
-  const named = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
-  throw new PlanFileError(worded`the saved plan takes over ${named} from another owner or none; apply it with ${hint("takeOwnership", missing.slice(0, 3))} too; nothing was written`);
+  const named2 = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
+  throw new PlanFileError(worded`the saved plan takes over ${named2} from another owner or none; apply it with ${hint("takeOwnership", missing.slice(0, 3))} too; nothing was written`);
 }
 function checkPlanOwner(planOwner, owner) {
   if (owner === void 0 || planOwner === owner) return;
@@ -51665,263 +52302,6 @@ function liveFieldValue(now, field, managed) {
   return now?.scopeName ?? null;
 }
 
-// src/git/ancestry.ts
-var AllSeen = class extends Error {
-};
-async function ancestryOf(dir, commits) {
-  const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
-  const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
-  const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
-  if (pending.size === 0) return { notAncestors, shallow: false };
-  let rest = "";
-  const git = startGit(["rev-list", "HEAD"], {
-    cwd: dir,
-    context: "ownership markers",
-    onData: (chunk) => {
-      const lines2 = (rest + chunk.toString("latin1")).split("\n");
-      rest = lines2.pop() ?? "";
-      for (const line of lines2) pending.delete(line);
-      if (pending.size === 0) throw new AllSeen();
-    }
-  });
-  git.end();
-  await git.done.catch((error4) => {
-    if (!(error4 instanceof AllSeen)) throw error4;
-  });
-  pending.delete(rest);
-  for (const commit of pending) notAncestors.add(commit);
-  return { notAncestors, shallow: pending.size > 0 && await isShallow(dir) };
-}
-async function isShallow(dir) {
-  const answer = await runGit(["rev-parse", "--is-shallow-repository"], { cwd: dir, context: "ownership markers" });
-  return answer.toString("utf8").trim() === "true";
-}
-
-// src/plan/history-place.ts
-function markerCommitsToCheck(markers, owner) {
-  const commits = /* @__PURE__ */ new Set();
-  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) commits.add(marker.commit);
-  return commits;
-}
-function placeInHistory(plan2, markers, history) {
-  const behind = [];
-  const ownerMoves = [];
-  const moved = [];
-  const changes = plan2.changes.filter((change) => {
-    const marker = markers.get(change.key);
-    if (marker?.commit === void 0 || marker.owner !== plan2.owner && marker.owner !== DEFAULT_OWNER) return true;
-    if (!history.notAncestors.has(marker.commit.toLowerCase())) {
-      if (marker.owner === DEFAULT_OWNER && plan2.owner !== DEFAULT_OWNER) ownerMoves.push(change.key);
-      return true;
-    }
-    if (change.reason === "pruned") {
-      moved.push({ key: change.key, owner: marker.owner, ...change.removedBy ? { removedBy: change.removedBy } : {}, commit: marker.commit });
-      return false;
-    }
-    behind.push({ key: change.key, commit: marker.commit, ...history.shallow ? { missing: true } : {} });
-    return true;
-  });
-  const gone = new Set(moved.map((entry) => entry.key));
-  const placed = {
-    ...plan2,
-    changes,
-    scopes: plan2.scopes.filter((scope) => !gone.has(scope.key)),
-    notManagedHere: [...plan2.notManagedHere, ...moved].sort((a, b) => compareScopeKeys(a.key, b.key))
-  };
-  if (behind.length > 0) placed.behind = behind;
-  if (ownerMoves.length > 0) placed.ownerMoves = ownerMoves;
-  return placed;
-}
-
-// src/history/behind.ts
-async function placedInHistory(plan2, markers, where2) {
-  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2));
-}
-async function ancestryOfMarkers(markers, owner, where2) {
-  if (where2.head === void 0) return void 0;
-  const commits = markerCommitsToCheck(markers, owner);
-  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
-}
-function placedBy(plan2, markers, ancestry) {
-  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry);
-}
-var BehindCheckoutError = class extends Error {
-  constructor(scopes) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
-    const missing = scopes.some((scope) => scope.missing === true);
-    super(
-      missing ? `${named}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
-    );
-    this.scopes = scopes;
-    this.name = "BehindCheckoutError";
-  }
-  scopes;
-};
-function parseAllowBehind(values) {
-  const globs = [];
-  for (const item of values.flatMap((value) => value.split(/[,\n]/u))) {
-    const text = item.trim();
-    if (text === "") continue;
-    const glob = text === "*" ? { pattern: "*", test: () => true } : scopeGlob(text);
-    if (typeof glob === "string") throw new Error(worded`${hint("allowBehind", JSON.stringify(text))}: ${glob}`);
-    globs.push(glob);
-  }
-  return globs;
-}
-function refuseBehind(behind, allowed) {
-  const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
-  if (refused.length > 0) throw new BehindCheckoutError(refused);
-}
-async function checkSavedHistory(plan2, live, where2, allowed) {
-  const markers = /* @__PURE__ */ new Map();
-  for (const change of plan2.changes) {
-    const marker = liveMarker(live.get(change.key));
-    if (marker?.commit !== void 0) markers.set(change.key, marker);
-  }
-  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where2);
-  const kept = new Set(placed.changes.map((change) => change.key));
-  const dropped = plan2.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
-  const moves = new Set(placed.ownerMoves ?? []);
-  const claimed = (plan2.ownerMoves ?? []).find((key) => !moves.has(key));
-  if (claimed !== void 0) throw new PlanFileError(`the saved plan is not valid: ${claimed}: its owner move is not one the live marker makes from this history; nothing was written`);
-  refuseBehind([...placed.behind ?? [], ...dropped], allowed);
-}
-
-// src/reconcile/make-plan.ts
-async function makePlan(options) {
-  const request2 = planRequest(options);
-  const { owner, project: project2 } = options.settings;
-  const { paths, base: cwd } = options.settings;
-  const reading = { paths, cwd, project: project2, secrets: options.secrets };
-  const lastApplied = lastAppliedReader(reading);
-  const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
-  const desired = desiredScopes(options, request2);
-  try {
-    for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
-      if ("pruned" in item) builder.addPruned(item.pruned, live);
-      else builder.add(item, live);
-    }
-  } catch (error4) {
-    lastApplied.abandon();
-    if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
-    const rest = await desired.restOfLoad();
-    if (rest?.failed) return { plan: null, load: rest.load };
-    throw error4;
-  }
-  builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
-  ancestry.catch(() => void 0);
-  const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
-  const finished = builder.finish(applied, lostFrom);
-  const outside = desired.declaredOutside();
-  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
-  refuseOwnedElsewhere(plan2, options.takeOwnership);
-  refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
-  plan2.context = contextOf2(plan2, options);
-  return { plan: plan2, load: desired.loaded() };
-}
-function countsScopes(rules) {
-  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
-}
-function contextOf2(plan2, options) {
-  const { settings, takeOwnership } = options;
-  const taken = plan2.changes.map((change) => change.key).filter((key) => takeOwnership?.has(key) === true);
-  const context = { projectRecord: settings.projectRecord ?? null, limits: settings.limits ?? {}, project: settings.project, today: settings.today ?? plan2.createdAt.slice(0, 10), head: settings.head };
-  return planContextOf(context, taken);
-}
-function nothingPlannedMessage(load) {
-  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
-}
-
-// src/apply/apply-changes.ts
-async function applyChanges(client, plan2, options = {}) {
-  const outcomes = new Array(plan2.changes.length);
-  let done = 0;
-  const marking = { owner: plan2.owner, commit: options.commit, applied: options.applied, notice: once(options.onNotice) };
-  await forEachBounded(
-    plan2.changes,
-    (running) => client.poolWidth(running),
-    async (change, index) => {
-      outcomes[index] = await applyOne(client, change, marking);
-      options.onProgress?.(++done, plan2.changes.length);
-    },
-    options.signal
-  );
-  return collectReport(plan2.changes, outcomes);
-}
-async function applyOne(client, change, marking) {
-  try {
-    const state = await client.syncAutojoin(syncRequest(change, marking));
-    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
-    const mismatch = verifyStored(state, change.after);
-    if (mismatch) {
-      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
-    }
-    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
-  } catch (error4) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
-  }
-}
-function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
-  const body = {
-    domains: change.after,
-    scope: change.scope,
-    scopeType: change.scopeType,
-    componentId: change.componentId
-  };
-  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
-  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest, applied: marking.applied });
-  if (change.keepMarker) body.metadata = { ...unmarkedMetadata(body.metadata), ...change.keepMarker };
-  return body;
-}
-function noMarkerNotice(change) {
-  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
-}
-function once(say) {
-  let said = false;
-  return (message) => {
-    if (said || !say) return;
-    said = true;
-    say(message);
-  };
-}
-function verifyStored(state, expected) {
-  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-  const wanted = comparableDomains(expected);
-  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
-  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
-}
-function listText(domains) {
-  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
-}
-function oneLine(error4) {
-  const message = error4 instanceof Error ? error4.message : String(error4);
-  return message.split("\n", 1)[0]?.trim() || "unknown error";
-}
-function collectReport(changes, outcomes) {
-  const report = { applied: [], failed: [], skipped: [] };
-  changes.forEach((change, index) => {
-    const outcome = outcomes[index];
-    if (!outcome) report.skipped.push({ key: change.key, reason: "not attempted: the run was interrupted" });
-    else if ("applied" in outcome) report.applied.push(outcome.applied);
-    else report.failed.push(outcome.failed);
-  });
-  return report;
-}
-
-// src/reconcile/expired-since-plan.ts
-async function refuseExpiredSincePlan(plan2, place, day) {
-  const planDay = plan2.createdAt.slice(0, 10);
-  if (!(day > planDay)) return;
-  const covered = new Set(plan2.scopes.map((scope) => scope.key));
-  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, today: day, rules: false });
-  const expired = policies.filter((policy2) => covered.has(policy2.key)).flatMap((policy2) => (policy2.expired ?? []).filter((entry) => entry.expires >= planDay).map((entry) => ({ key: policy2.key, ...entry })));
-  if (expired.length > 0) throw new ExpiredSincePlanError(expired, planDay, day);
-}
-
 // src/reconcile/saved-plan.ts
 var MAX_PLAN_BYTES = 256 * 1024 * 1024;
 async function readSavedPlan(file, sha256) {
@@ -51933,11 +52313,11 @@ async function readSavedPlan(file, sha256) {
   if (problem) throw new PlanFileError(problem);
   return decodePlan(document);
 }
-function refuseRecordedPath(path14, file) {
-  if (path14 === void 0) return;
-  const problem = recordedPathProblem(path14);
+function refuseRecordedPath(path16, file) {
+  if (path16 === void 0) return;
+  const problem = recordedPathProblem(path16);
   if (problem === null) return;
-  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path14, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
+  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path16, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
 }
 function checkPin(file, bytes, expected) {
   const pinned = expected.trim().toLowerCase();
@@ -51979,8 +52359,8 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path14 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path14}`;
+  const path16 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path16}`;
 }
 function checkChangesAgainstLive(plan2, live) {
   for (const change of plan2.changes) {
@@ -52001,26 +52381,16 @@ function liveProblem(change, now) {
   return field ? `fieldChanges shows ${field.field} before as ${shownLive(canonicalJson(field.before))}, live is ${shownLive(canonicalJson(liveValue(field.field)))}` : null;
 }
 
-// src/reconcile/apply-plan.ts
-async function applyPlan(options) {
-  const { client, plan: plan2 } = options;
-  if (options.verifyFingerprints) refuseSavedTakeOver(plan2, options.takeOwnership);
-  const day = options.applied ?? options.settings.today;
-  if (options.verifyFingerprints) {
-    const history = { where: options.history ?? { base: "." }, allowBehind: options.allowBehind ?? [] };
-    const live = await checkSavedPlanCurrent(client, plan2, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
-    const counted = (options.wholePlan ?? plan2).census ? [] : writeProblems(plan2.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === "rule-max-scopes");
-    if (counted.length > 0) throw new WriteCheckError(counted);
-    if (options.policyPlace) await refuseExpiredSincePlan(plan2, options.policyPlace, day);
-  }
-  await options.confirm?.();
-  if (plan2.changes.length === 0) return { applied: [], failed: [], skipped: [] };
-  return applyChanges(client, plan2, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+// src/commands/plan-files.ts
+function readSavedPlanCommand(file, sha256) {
+  return readSavedPlan(file, sha256);
 }
-function censusOf(live) {
-  const census = /* @__PURE__ */ new Map();
-  for (const [key, scope] of live) if (scope.autojoin) countLive(census, key, scope.domains);
-  return census;
+function savedPlanShard(whole, file, shard) {
+  return savedPlanPart(whole, file, shard);
+}
+async function writePlanCommand(file, plan2) {
+  const written = await writeOutputFile(file, serializePlan(plan2));
+  return planDigest(Buffer.from(written, "utf8"));
 }
 
 // src/action/action-settings.ts
@@ -52037,132 +52407,112 @@ async function actionSettings(inputs, context, report, saved) {
     report,
     seeWhere: "see the annotations",
     command: inputs.command,
-    // validate reads each policy file under its own project file; plan, apply and adopt take one project at a time.
-    manyProjects: inputs.command === "validate"
+    // validate reads each policy file under its own project file, plan and apply each project under its own (src/commands/run-projects.ts); adopt takes one project at a time.
+    manyProjects: inputs.command !== "adopt"
   });
 }
 async function savedPlanOf(inputs, context) {
   if (inputs.command !== "apply" || inputs.planFile === void 0) return void 0;
-  return readSavedPlan(resolve2(context.workspace, inputs.planFile), inputs.planSha256);
+  return readSavedPlanCommand(resolve(context.workspace, inputs.planFile), inputs.planSha256);
 }
 function isPullRequest(context) {
   return context.eventName.startsWith("pull_request") || context.pullNumber !== void 0;
 }
 function savedContext(plan2, file) {
   if (!plan2.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
-  return { context: plan2.context, file };
+  return { context: plan2.context, file, ...savedProjects(plan2) };
 }
 
-// src/action/steps.ts
-import { resolve as resolve5 } from "node:path";
+// src/action/apply-step.ts
+import { resolve as resolve6 } from "node:path";
 
-// package.json
-var package_default = { version: "0.1.0" };
-
-// src/version.ts
-var VERSION = package_default.version;
-
-// src/action/github-api.ts
-function repoPath(target) {
-  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
-}
-var GitHubApiError = class extends Error {
-  constructor(method, path14, status, detail, options) {
-    super(`[${method}] ${path14}: ${status ?? "request failed"} ${detail}`.trim(), options);
-    this.method = method;
-    this.path = path14;
-    this.status = status;
-    this.name = "GitHubApiError";
+// src/commands/verdict.ts
+function verdictOf(plan2, context, whole = plan2) {
+  const refusals = [];
+  const owned = ownershipConflicts(plan2, context.takeOwnership);
+  if (owned.length > 0) refusals.push(...refusalsOf(new OwnedElsewhereError(owned, plan2.owner)));
+  const unknown = unknownOwnershipOf(whole.changes, whole.scopes).filter((key) => context.takeOwnership?.has(key) !== true);
+  if (unknown.length > 0) refusals.push(...refusalsOf(new UnknownOwnerError(unknown)));
+  if (!context.saved) {
+    const allowed = context.allowBehind ?? [];
+    const behind = (plan2.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
+    if (behind.length > 0) refusals.push(...refusalsOf(new BehindCheckoutError(behind)));
   }
-  method;
-  path;
-  status;
-};
-function nextPagePath(link2, apiUrl) {
-  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
-  if (!match?.[1]) return void 0;
-  const url = new URL(match[1], apiUrl);
-  const api2 = new URL(apiUrl);
-  if (url.origin !== api2.origin) return void 0;
-  const prefix = api2.pathname.replace(/\/$/, "");
-  return url.pathname.slice(prefix.length) + url.search;
+  if ((plan2.onlyExpiredRefused ?? []).length > 0) refusals.push(...refusalsOf(new OnlyExpiredError(plan2.onlyExpiredRefused ?? [])));
+  const violations = findViolations(whole.changes, context.limits, whole.scopes);
+  if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
+  const problems = writeProblems(whole.changes, context.rules, context.today, whole.census && domainCensus(whole.census));
+  if (problems.length > 0) refusals.push(...refusalsOf(new WriteCheckError(problems)));
+  return { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.ok };
 }
-async function request(target, method, path14, body) {
-  return (await requestWithLink(target, method, path14, body)).data;
+function refusalsOf(error4) {
+  return refusalsOfError(error4) ?? [];
 }
-async function requestWithLink(target, method, path14, body) {
-  const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path14.split("?")[0] ?? path14;
-  let response;
-  try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path14}`, {
-      method,
-      headers: headers(target.token, body !== void 0),
-      // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
-      body: body === void 0 ? void 0 : outboundJson(body),
-      signal: AbortSignal.timeout(3e4)
-    });
-  } catch (error4) {
-    throw new GitHubApiError(method, shownPath3, void 0, error4 instanceof Error ? error4.message : String(error4), { cause: error4 });
+function combined(violations) {
+  const [first, ...rest] = violations;
+  first.violations = violations;
+  if (rest.length > 0) first.message += ` \u2014 also: ${rest.map((violation) => violation.message).join(" \u2014 also: ")}`;
+  return first;
+}
+function refusalsOfError(error4) {
+  const inner = refusalError(error4);
+  if (inner instanceof UnsafePlanError) return inner.violations.map((violation) => limitRefusal(violation, inner));
+  if (inner instanceof StalePlanError) return [{ kind: "stale", check: "stale", scopes: inner.moved, count: inner.moved.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode2.stalePlan, error: inner }];
+  if (inner instanceof OwnedElsewhereError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    return [{ kind: "ownership", check: "ownership", scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
   }
-  const text = await response.text();
-  if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
-  return { data: text ? parseAnswer(text, method, shownPath3, response) : null, link: response.headers.get("link") };
-}
-function parseAnswer(text, method, path14, response) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new GitHubApiError(method, path14, response.status, `the answer is not JSON (${response.headers.get("content-type") ?? "no content-type"}, ${text.length} characters)`);
+  if (inner instanceof UnknownOwnerError) {
+    return [{ kind: "unknown-owner", check: "unknown-owner", scopes: inner.scopes, count: inner.scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
   }
-}
-function headers(token, hasBody) {
-  return {
-    accept: "application/vnd.github+json",
-    authorization: `Bearer ${token}`,
-    "x-github-api-version": "2022-11-28",
-    "user-agent": `autojoin-sync/${VERSION}`,
-    ...hasBody ? { "content-type": "application/json" } : {}
-  };
-}
-function apiMessage(text) {
-  try {
-    const parsed = JSON.parse(text);
-    if (typeof parsed.message === "string") return cutText(parsed.message, 200);
-  } catch {
+  if (inner instanceof BehindCheckoutError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    const shallow = inner.scopes.some((scope) => scope.missing === true);
+    const hints = shallow ? [] : [{ setting: "allowBehind", value: scopes.slice(0, 3) }];
+    return [{ kind: "behind", check: shallow ? "behind-shallow" : "behind", scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
   }
-  return cutText(redactText(text).replace(/\s+/g, " "), 200);
-}
-
-// src/action/comment.ts
-function commentMarker(path14) {
-  const normalized = path14.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
-}
-var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
-function writtenBy(comment, author) {
-  return comment.user?.login?.toLowerCase() === author.toLowerCase();
-}
-async function upsertComment(target, marker, body) {
-  const base = `${repoPath(target)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
+  if (inner instanceof WriteCheckError) return writeRefusals(inner);
+  if (inner instanceof OnlyExpiredError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    return [{ kind: "only-expired", check: "only-expired", scopes, count: scopes.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode2.error, error: inner }];
   }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
+  return null;
 }
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const author = target.author ?? DEFAULT_COMMENT_AUTHOR;
-    const found = data.find((comment) => comment.body?.includes(marker) && writtenBy(comment, author));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
+function refusalError(error4) {
+  if (error4 instanceof UnsafePlanError || error4 instanceof StalePlanError) return error4;
+  const cause = error4?.cause;
+  return typeof cause === "object" && cause !== null ? cause : error4;
+}
+function limitRefusal(violation, thrown) {
+  const message = violation.message.split(" \u2014 also: ")[0] ?? violation.message;
+  const base = { kind: "safety-limit", scopes: violation.scopes, hints: violation.hints, message, exitCode: ExitCode2.unsafe, error: thrown };
+  if (violation instanceof TooManyRemovalsError) return { ...base, check: "max-removals", count: violation.removals, allowed: violation.limit };
+  if (violation instanceof RemovalPercentError) return { ...base, check: "max-removal-percent", count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit };
+  if (violation instanceof PrunePercentError) return { ...base, check: "max-removal-percent", count: round(violation.cleared.length / violation.active * 100), allowed: violation.limit };
+  return { ...base, check: "allow-empty", count: violation.scopes.length, allowed: 0 };
+}
+function writeRefusals(error4) {
+  const byCheck = /* @__PURE__ */ new Map();
+  for (const problem of error4.problems) {
+    const entry = byCheck.get(problem.check) ?? { scopes: [], messages: [] };
+    if (!entry.scopes.includes(problem.key)) entry.scopes.push(problem.key);
+    entry.messages.push(`${problem.key}: ${problem.message}`);
+    byCheck.set(problem.check, entry);
   }
-  return void 0;
+  return [...byCheck].map(([check, entry]) => ({
+    kind: "write-check",
+    check,
+    scopes: entry.scopes,
+    count: entry.messages.length,
+    allowed: 0,
+    hints: [],
+    message: `${entry.messages.join("; ")} (${check}): what a run writes must pass the same checks as a policy file; set \`drift: revert\` on ${entry.scopes.length === 1 ? "that scope" : "those scopes"} to write the files' state instead`,
+    exitCode: ExitCode2.error,
+    error: error4
+  }));
+}
+function round(percent2) {
+  return Math.round(percent2 * 10) / 10;
 }
 
 // src/render/describe.ts
@@ -52201,9 +52551,10 @@ function onlyMarksOwner(change) {
 }
 var MAX_VALUE_CHARS = LIVE_VALUE_CHARS;
 function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field, change.movedFrom) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
-function ownerLine(field) {
+function ownerLine(field, movedFrom) {
+  if (movedFrom !== void 0) return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (moved from ${movedFrom})`;
   if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
   if (field.before === DEFAULT_OWNER) return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (re-marks a scope written from this history before the project file set its owner)`;
   return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
@@ -52264,6 +52615,12 @@ function domainLines(change, context, delta = domainDelta(change)) {
 }
 function summaryLine(summary3) {
   return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
+}
+function planCounts(plan2) {
+  return summarize(plan2);
+}
+function planSummaryLine(plan2) {
+  return summaryLine(summarize(plan2));
 }
 function noChangesLine(scopeCount, kept = 0) {
   const matching = scopeCount === 1 ? "1 scope matches its policy file" : `${scopeCount} scopes match their policy files`;
@@ -52353,6 +52710,92 @@ function declaredOutsideLines(plan2, limit) {
   return [headline, ...shown2.map(declaredOutsideEntry), ...more > 0 ? [`\u2026and ${more} more (--verbose lists them all)`] : []];
 }
 
+// src/plan/joined-plan.ts
+var madeOf = /* @__PURE__ */ new WeakMap();
+function joinPlans(given) {
+  const declared = new Set(given.flatMap(({ plan: plan2 }) => plan2.scopes.map((scope) => scope.key)));
+  const parts = given.map((part) => ({ ...part, plan: withinRun(part.plan, declared, given) }));
+  const [first] = parts;
+  const named2 = (name, entries) => (entries ?? []).map((entry) => ({ ...entry, project: name }));
+  const all = (pick3) => parts.flatMap(pick3);
+  const notes = [...new Set(all(({ plan: plan2 }) => plan2.notes ?? []))];
+  const outside = all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.declaredOutside));
+  const behind = all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.behind));
+  const moves = all(({ plan: plan2 }) => plan2.ownerMoves ?? []);
+  const redacted = all(({ plan: plan2 }) => plan2.redacted ?? []);
+  const { census: _census, ...head } = first.plan;
+  const joined = {
+    ...head,
+    changes: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.changes)),
+    scopes: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.scopes)),
+    notManagedHere: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.notManagedHere)),
+    drift: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.drift)),
+    ...first.plan.context ? { context: { ...first.plan.context, projectFile: null, rules: [], takeOwnership: all(({ project: project2 }) => project2.takeOwnership) } } : {},
+    projects: parts.map(({ project: project2 }) => project2)
+  };
+  for (const key of ["notes", "declaredOutside", "behind", "ownerMoves", "redacted"]) delete joined[key];
+  if (notes.length > 0) joined.notes = notes;
+  if (outside.length > 0) joined.declaredOutside = outside;
+  if (behind.length > 0) joined.behind = behind;
+  if (moves.length > 0) joined.ownerMoves = moves;
+  if (redacted.length > 0) joined.redacted = redacted;
+  madeOf.set(joined, new Map(parts.map(({ project: project2, plan: plan2 }) => [project2.name, plan2])));
+  return joined;
+}
+function withinRun(plan2, declared, parts) {
+  const moves = new Set(plan2.ownerMoves ?? []);
+  const changes = moves.size === 0 ? plan2.changes : plan2.changes.map((change) => {
+    const before = change.fieldChanges?.find((field) => field.field === "owner")?.before;
+    const from = moves.has(change.key) ? parts.find((part) => part.project.owner === before && part.plan !== plan2) : void 0;
+    return from === void 0 ? change : { ...change, movedFrom: from.project.name };
+  });
+  const outside = (plan2.declaredOutside ?? []).filter((entry) => !declared.has(entry.key));
+  const { declaredOutside: _outside, ...rest } = plan2;
+  return { ...rest, changes, ...outside.length === 0 ? {} : { declaredOutside: outside } };
+}
+function splitPlan(plan2) {
+  const projects = plan2.projects ?? [];
+  const parts = madeOf.get(plan2);
+  return projects.map((project2) => ({ project: project2, plan: parts?.get(project2.name) ?? partOf(plan2, project2) }));
+}
+function partOf(plan2, project2) {
+  const mine = (entries) => (entries ?? []).filter((entry) => entry.project === project2.name).map(unnamed);
+  const { projects: _projects, ...rest } = plan2;
+  const part = {
+    ...rest,
+    owner: project2.owner,
+    changes: mine(plan2.changes),
+    scopes: mine(plan2.scopes),
+    notManagedHere: mine(plan2.notManagedHere),
+    drift: mine(plan2.drift),
+    ...plan2.context ? { context: { ...plan2.context, projectFile: project2.projectFile, limits: project2.limits, rules: project2.rules, takeOwnership: project2.takeOwnership } } : {}
+  };
+  for (const key of ["declaredOutside", "behind", "redacted", "ownerMoves"]) delete part[key];
+  const outside = mine(plan2.declaredOutside);
+  const behind = mine(plan2.behind);
+  const keys = new Set(part.scopes.map((scope) => scope.key));
+  const redacted = (plan2.redacted ?? []).filter((key) => keys.has(key));
+  const moves = (plan2.ownerMoves ?? []).filter((key) => keys.has(key));
+  if (outside.length > 0) part.declaredOutside = outside;
+  if (behind.length > 0) part.behind = behind;
+  if (redacted.length > 0) part.redacted = redacted;
+  if (moves.length > 0) part.ownerMoves = moves;
+  return part;
+}
+function unnamed(entry) {
+  const { project: _project, ...rest } = entry;
+  return rest;
+}
+
+// src/render/projects-text.ts
+function projectsInOrder(plan2) {
+  const busy = (part) => Number(part.plan.changes.length === 0 && part.plan.drift.length === 0);
+  return splitPlan(plan2).sort((a, b) => busy(a) - busy(b) || (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0));
+}
+function projectHeading(part) {
+  return `${part.project.projectFile === null ? `${part.project.name} (no project file)` : part.project.name}, owner ${part.project.owner}`;
+}
+
 // src/render/bounded.ts
 var PARAGRAPH = "\n\n";
 function joinBounded(input) {
@@ -52385,7 +52828,10 @@ var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan2, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const view = planView(plan2);
-  const blocks = planBlocks(plan2, view);
+  const blocks = plan2.projects === void 0 ? planBlocks(plan2, view) : projectsInOrder(plan2).flatMap((part) => [
+    { text: `#### ${escapeMarkdown(projectHeading(part))}`, rank: 0, size: Number.MAX_SAFE_INTEGER },
+    ...planBlocks(part.plan, planView(part.plan))
+  ]);
   return joinBounded({
     head: renderHead(plan2, view, options.title ?? "autojoin-sync plan"),
     blocks: blocks.map((block) => block.text),
@@ -52546,1785 +52992,6 @@ function row(key, kind, result2) {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
 }
 
-// src/action/summary-markdown.ts
-var SUMMARY_MAX_CHARS = 5e5;
-function planTitle(paths, verb = "plan") {
-  const whole = paths.length === 1 && paths[0] === ".";
-  return whole ? `autojoin-sync ${verb}` : `autojoin-sync ${verb}: ${paths.map(escapeMarkdown).join(", ")}`;
-}
-function commentFooter(marker, runUrl) {
-  const where2 = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
-  return `<sub>Full plan and plan JSON: ${where2}.</sub>
-${marker}`;
-}
-function diagnosticsMarkdown(title, headline, diagnostics, maxChars, counted = []) {
-  const head = `### ${title}
-
-:x: **${escapeMarkdown(headline)}**
-`;
-  if (diagnostics.length === 0) return head;
-  const all = [...diagnostics.map(formatDiagnostic), ...counted];
-  const fence = fenceFor(all.join("\n"));
-  let budget = maxChars - head.length - 2 * fence.length - 120;
-  const shown2 = [];
-  for (const line of all) {
-    if (line.length + 1 > budget) break;
-    shown2.push(line);
-    budget -= line.length + 1;
-  }
-  const more = all.length - shown2.length;
-  const note = more > 0 ? `
-_${more} more not shown here; the step log lists them all._
-` : "";
-  return `${head}
-${fence}text
-${shown2.join("\n")}
-${fence}
-${note}`;
-}
-
-// src/action/sticky-comment.ts
-async function publishComment(inputs, context, body) {
-  if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
-  if (!inputs.githubToken) {
-    warning2("no github-token: the plan is in the job summary only");
-    return;
-  }
-  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
-  try {
-    const result2 = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
-    info2(`plan comment ${result2.action} on pull request #${context.pullNumber}`);
-  } catch (error4) {
-    if (error4 instanceof GitHubApiError && (error4.status === 403 || error4.status === 404)) {
-      warning2(
-        `cannot comment on pull request #${context.pullNumber} (${error4.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
-      );
-      return;
-    }
-    throw error4;
-  }
-}
-function planCommentMarker(inputs) {
-  return commentMarker(inputs.paths.join(","));
-}
-function planCommentFooter(inputs, context) {
-  return commentFooter(planCommentMarker(inputs), context.runUrl);
-}
-
-// src/render/warning-limit.ts
-var WARNINGS_SHOWN_PER_KIND = 3;
-function warningLimiter(verbose, whereAll = "--verbose shows all") {
-  const seen = /* @__PURE__ */ new Map();
-  return {
-    take(diagnostics) {
-      if (verbose) return [...diagnostics];
-      return diagnostics.filter((diagnostic) => {
-        if (diagnostic.severity === "error") return true;
-        const count2 = (seen.get(diagnostic.code) ?? 0) + 1;
-        seen.set(diagnostic.code, count2);
-        return count2 <= WARNINGS_SHOWN_PER_KIND;
-      });
-    },
-    summary() {
-      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => moreWarningsLine(code, count2 - WARNINGS_SHOWN_PER_KIND, whereAll));
-      seen.clear();
-      return lines2;
-    }
-  };
-}
-function moreWarningsLine(code, more, whereAll = "--verbose shows all") {
-  return `and ${groupedNumber(more)} more ${code} ${more === 1 ? "warning" : "warnings"}; ${whereAll}`;
-}
-
-// src/action/pr-findings.ts
-async function pullRequestFiles(context) {
-  if (context.pullBase === void 0) return /* @__PURE__ */ new Set();
-  try {
-    const output = await runGit(["diff", "--name-only", "-z", "--no-renames", "--relative", context.pullBase, "--"], { cwd: context.workspace, context: "the files the pull request changed" });
-    return new Set(output.toString("utf8").split("\0").filter((file) => file !== ""));
-  } catch {
-    return /* @__PURE__ */ new Set();
-  }
-}
-function pullRequestFindings(diagnostics, changed) {
-  const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
-  const ordered2 = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
-  const limiter = warningLimiter(false, "the annotations list them all");
-  const shown2 = limiter.take(ordered2);
-  return { shown: shown2, counted: limiter.summary() };
-}
-
-// src/connect/connect.ts
-import { existsSync as existsSync6 } from "node:fs";
-import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, join as join4 } from "node:path";
-
-// src/service/paths.ts
-var API_PREFIX = "/api/v1";
-function pathSegment(value) {
-  if (value === "") throw new Error("an empty value cannot be a path segment (scope, scopeType or preset id is empty)");
-  if (value === "." || value === "..") return value.replaceAll(".", "%2E");
-  return encodeURIComponent(value);
-}
-function listingPath(listing, ref, start) {
-  return `${API_PREFIX}/invitations/${listing}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
-}
-function autojoinStatePath(ref) {
-  return `${API_PREFIX}/invitations/by-scope/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}/autojoin`;
-}
-var SYNC_PATH = `${API_PREFIX}/invitations/autojoin`;
-function formStylePresetPath(presetId) {
-  return `${API_PREFIX}/customer-invitation-form-style-presets/${pathSegment(presetId)}`;
-}
-var EMAIL_PRESETS_PATH = `${API_PREFIX}/customer-invitation-email-presets`;
-
-// src/service/base-url.ts
-function isLoopbackHost(hostname) {
-  if (hostname === "localhost" || hostname === "[::1]") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
-}
-function isLoopbackUrl(url) {
-  try {
-    return isLoopbackHost(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
-function checkBaseUrl(url) {
-  let parsed;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
-  }
-  const shown2 = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw new Error(`base URL ${shown2} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
-  }
-  if (parsed.search !== "" || parsed.hash !== "") {
-    throw new Error(`base URL ${shown2} must not have a query or a fragment`);
-  }
-  if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
-    throw new Error(
-      `base URL ${shown2} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
-    );
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new Error(`base URL ${shown2} must start with https://`);
-  }
-  parsed.pathname = withoutApiPrefix(parsed.pathname.replace(/\/+$/u, "")) || "/";
-  return parsed;
-}
-function withoutApiPrefix(pathname) {
-  return pathname.endsWith(API_PREFIX) ? pathname.slice(0, -API_PREFIX.length).replace(/\/+$/u, "") : pathname;
-}
-function baseUrlString(url) {
-  return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
-}
-function schemeOnly(url) {
-  const scheme = /^\s*([a-z][a-z0-9+.-]{0,15}:)/iu.exec(url)?.[1];
-  return scheme ? `"${scheme}//\u2026" (the rest not shown)` : "(not shown)";
-}
-
-// src/service/client.ts
-import { STATUS_CODES } from "node:http";
-
-// src/generated/answer-validators.js
-var answer_validators_exports = {};
-__export(answer_validators_exports, {
-  AutojoinState: () => AutojoinState,
-  EmailPresetList: () => EmailPresetList,
-  FormStylePreset: () => FormStylePreset,
-  Invitation: () => Invitation,
-  InvitationListing: () => InvitationListing
-});
-var import_ucs2length3 = __toESM(require_ucs2length(), 1);
-var ucs2lengthHelper3 = import_ucs2length3.default.default ?? import_ucs2length3.default;
-var Invitation = validate13;
-var schema13 = { "description": "An invitation as the service returns it. Only id is required; the other fields autojoin-sync uses are type-checked when present.", "type": "object", "required": ["id"], "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 256 }, "invitationType": { "$ref": "#/$defs/NullableString" }, "deactivated": { "type": "boolean" }, "status": { "$ref": "#/$defs/NullableString" }, "modifiedAt": { "$ref": "#/$defs/NullableString" }, "target": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Target" } }, "groups": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Group" } }, "accepts": { "type": ["array", "null"] } } };
-var schema22 = { "type": ["string", "null"] };
-var func03 = ucs2lengthHelper3;
-function validate2(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.id !== void 0) {
-        let data0 = data.id;
-        const _errs1 = errors;
-        if (typeof data0 !== "string" && data0 !== null) {
-          validate2.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-          return false;
-        }
-        var valid0 = _errs1 === errors;
-      } else {
-        var valid0 = true;
-      }
-      if (valid0) {
-        if (data.groupId !== void 0) {
-          let data1 = data.groupId;
-          const _errs4 = errors;
-          if (typeof data1 !== "string" && data1 !== null) {
-            validate2.errors = [{ instancePath: instancePath + "/groupId", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-            return false;
-          }
-          var valid0 = _errs4 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.type !== void 0) {
-            let data2 = data.type;
-            const _errs7 = errors;
-            if (typeof data2 !== "string" && data2 !== null) {
-              validate2.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              let data3 = data.name;
-              const _errs10 = errors;
-              if (typeof data3 !== "string" && data3 !== null) {
-                validate2.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2.errors = vErrors;
-  return errors === 0;
-}
-validate2.evaluated = { "props": { "id": true, "groupId": true, "type": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate13.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate13.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.id !== void 0) {
-          let data0 = data.id;
-          const _errs1 = errors;
-          if (errors === _errs1) {
-            if (typeof data0 === "string") {
-              if (func03(data0) > 256) {
-                validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
-                return false;
-              } else {
-                if (func03(data0) < 1) {
-                  validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                  return false;
-                }
-              }
-            } else {
-              validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.invitationType !== void 0) {
-            let data1 = data.invitationType;
-            const _errs3 = errors;
-            if (typeof data1 !== "string" && data1 !== null) {
-              validate13.errors = [{ instancePath: instancePath + "/invitationType", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.deactivated !== void 0) {
-              const _errs6 = errors;
-              if (typeof data.deactivated !== "boolean") {
-                validate13.errors = [{ instancePath: instancePath + "/deactivated", schemaPath: "#/properties/deactivated/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.status !== void 0) {
-                let data3 = data.status;
-                const _errs8 = errors;
-                if (typeof data3 !== "string" && data3 !== null) {
-                  validate13.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.modifiedAt !== void 0) {
-                  let data4 = data.modifiedAt;
-                  const _errs11 = errors;
-                  if (typeof data4 !== "string" && data4 !== null) {
-                    validate13.errors = [{ instancePath: instancePath + "/modifiedAt", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema22.type }, message: "must be string,null" }];
-                    return false;
-                  }
-                  var valid0 = _errs11 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.target !== void 0) {
-                    let data5 = data.target;
-                    const _errs14 = errors;
-                    if (!Array.isArray(data5) && data5 !== null) {
-                      validate13.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/type", keyword: "type", params: { type: schema13.properties.target.type }, message: "must be array,null" }];
-                      return false;
-                    }
-                    if (errors === _errs14) {
-                      if (Array.isArray(data5)) {
-                        var valid4 = true;
-                        const len0 = data5.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
-                          let data6 = data5[i0];
-                          const _errs16 = errors;
-                          const _errs17 = errors;
-                          if (errors === _errs17) {
-                            if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-                              let missing1;
-                              if (data6.type === void 0 && (missing1 = "type") || data6.value === void 0 && (missing1 = "value")) {
-                                validate13.errors = [{ instancePath: instancePath + "/target/" + i0, schemaPath: "#/$defs/Target/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                                return false;
-                              } else {
-                                if (data6.type !== void 0) {
-                                  const _errs19 = errors;
-                                  if (typeof data6.type !== "string") {
-                                    validate13.errors = [{ instancePath: instancePath + "/target/" + i0 + "/type", schemaPath: "#/$defs/Target/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                    return false;
-                                  }
-                                  var valid6 = _errs19 === errors;
-                                } else {
-                                  var valid6 = true;
-                                }
-                                if (valid6) {
-                                  if (data6.value !== void 0) {
-                                    const _errs21 = errors;
-                                    if (typeof data6.value !== "string") {
-                                      validate13.errors = [{ instancePath: instancePath + "/target/" + i0 + "/value", schemaPath: "#/$defs/Target/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                      return false;
-                                    }
-                                    var valid6 = _errs21 === errors;
-                                  } else {
-                                    var valid6 = true;
-                                  }
-                                }
-                              }
-                            } else {
-                              validate13.errors = [{ instancePath: instancePath + "/target/" + i0, schemaPath: "#/$defs/Target/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                              return false;
-                            }
-                          }
-                          var valid4 = _errs16 === errors;
-                          if (!valid4) {
-                            break;
-                          }
-                        }
-                      }
-                    }
-                    var valid0 = _errs14 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.groups !== void 0) {
-                      let data9 = data.groups;
-                      const _errs23 = errors;
-                      if (!Array.isArray(data9) && data9 !== null) {
-                        validate13.errors = [{ instancePath: instancePath + "/groups", schemaPath: "#/properties/groups/type", keyword: "type", params: { type: schema13.properties.groups.type }, message: "must be array,null" }];
-                        return false;
-                      }
-                      if (errors === _errs23) {
-                        if (Array.isArray(data9)) {
-                          var valid7 = true;
-                          const len1 = data9.length;
-                          for (let i1 = 0; i1 < len1; i1++) {
-                            const _errs25 = errors;
-                            if (!validate2(data9[i1], { instancePath: instancePath + "/groups/" + i1, parentData: data9, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                              vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid7 = _errs25 === errors;
-                            if (!valid7) {
-                              break;
-                            }
-                          }
-                        }
-                      }
-                      var valid0 = _errs23 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.accepts !== void 0) {
-                        let data11 = data.accepts;
-                        const _errs26 = errors;
-                        if (!Array.isArray(data11) && data11 !== null) {
-                          validate13.errors = [{ instancePath: instancePath + "/accepts", schemaPath: "#/properties/accepts/type", keyword: "type", params: { type: schema13.properties.accepts.type }, message: "must be array,null" }];
-                          return false;
-                        }
-                        var valid0 = _errs26 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate13.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
-}
-validate13.evaluated = { "props": { "id": true, "invitationType": true, "deactivated": true, "status": true, "modifiedAt": true, "target": true, "groups": true, "accepts": true }, "dynamicProps": false, "dynamicItems": false };
-var InvitationListing = validate4;
-function validate4(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate4.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.invitations === void 0 && (missing0 = "invitations")) {
-        validate4.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.invitations !== void 0) {
-          let data0 = data.invitations;
-          const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
-              var valid1 = true;
-              const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
-                const _errs3 = errors;
-                if (!validate13(data0[i0], { instancePath: instancePath + "/invitations/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs3 === errors;
-                if (!valid1) {
-                  break;
-                }
-              }
-            } else {
-              validate4.errors = [{ instancePath: instancePath + "/invitations", schemaPath: "#/properties/invitations/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate4.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate4.errors = vErrors;
-  return errors === 0;
-}
-validate4.evaluated = { "props": { "invitations": true }, "dynamicProps": false, "dynamicItems": false };
-var AutojoinState = validate62;
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate62.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.autojoinDomains === void 0 && (missing0 = "autojoinDomains")) {
-        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.autojoinDomains !== void 0) {
-          let data0 = data.autojoinDomains;
-          const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
-              var valid1 = true;
-              const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
-                let data1 = data0[i0];
-                const _errs3 = errors;
-                const _errs4 = errors;
-                if (errors === _errs4) {
-                  if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-                    let missing1;
-                    if (data1.domain === void 0 && (missing1 = "domain")) {
-                      validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0, schemaPath: "#/$defs/AutojoinDomain/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                      return false;
-                    } else {
-                      if (data1.id !== void 0) {
-                        const _errs6 = errors;
-                        if (typeof data1.id !== "string") {
-                          validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/id", schemaPath: "#/$defs/AutojoinDomain/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        var valid3 = _errs6 === errors;
-                      } else {
-                        var valid3 = true;
-                      }
-                      if (valid3) {
-                        if (data1.domain !== void 0) {
-                          let data3 = data1.domain;
-                          const _errs8 = errors;
-                          if (errors === _errs8) {
-                            if (typeof data3 === "string") {
-                              if (func03(data3) > 253) {
-                                validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" }];
-                                return false;
-                              } else {
-                                if (func03(data3) < 1) {
-                                  validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                                  return false;
-                                }
-                              }
-                            } else {
-                              validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs8 === errors;
-                        } else {
-                          var valid3 = true;
-                        }
-                      }
-                    }
-                  } else {
-                    validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0, schemaPath: "#/$defs/AutojoinDomain/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-                if (!valid1) {
-                  break;
-                }
-              }
-            } else {
-              validate62.errors = [{ instancePath: instancePath + "/autojoinDomains", schemaPath: "#/properties/autojoinDomains/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.invitation !== void 0) {
-            let data4 = data.invitation;
-            const _errs10 = errors;
-            const _errs11 = errors;
-            let valid4 = false;
-            const _errs12 = errors;
-            if (data4 !== null) {
-              const err0 = { instancePath: instancePath + "/invitation", schemaPath: "#/properties/invitation/anyOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-              if (vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
-              errors++;
-            }
-            var _valid0 = _errs12 === errors;
-            valid4 = valid4 || _valid0;
-            const _errs14 = errors;
-            if (!validate13(data4, { instancePath: instancePath + "/invitation", parentData: data, parentDataProperty: "invitation", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs14 === errors;
-            valid4 = valid4 || _valid0;
-            if (_valid0) {
-              var props0 = {};
-              props0.id = true;
-              props0.invitationType = true;
-              props0.deactivated = true;
-              props0.status = true;
-              props0.modifiedAt = true;
-              props0.target = true;
-              props0.groups = true;
-              props0.accepts = true;
-            }
-            if (!valid4) {
-              const err1 = { instancePath: instancePath + "/invitation", schemaPath: "#/properties/invitation/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-              validate62.errors = vErrors;
-              return false;
-            } else {
-              errors = _errs11;
-              if (vErrors !== null) {
-                if (_errs11) {
-                  vErrors.length = _errs11;
-                } else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid0 = _errs10 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
-}
-validate62.evaluated = { "props": { "autojoinDomains": true, "invitation": true }, "dynamicProps": false, "dynamicItems": false };
-var FormStylePreset = validate8;
-function validate8(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate8.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate8.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.id !== void 0) {
-          if (typeof data.id !== "string") {
-            validate8.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-            return false;
-          }
-        }
-      }
-    } else {
-      validate8.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate8.errors = vErrors;
-  return errors === 0;
-}
-validate8.evaluated = { "props": { "id": true }, "dynamicProps": false, "dynamicItems": false };
-var EmailPresetList = validate92;
-function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (Array.isArray(data)) {
-      var valid0 = true;
-      const len0 = data.length;
-      for (let i0 = 0; i0 < len0; i0++) {
-        let data0 = data[i0];
-        const _errs1 = errors;
-        if (errors === _errs1) {
-          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            let missing0;
-            if (data0.id === void 0 && (missing0 = "id")) {
-              validate92.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-              return false;
-            } else {
-              if (data0.id !== void 0) {
-                if (typeof data0.id !== "string") {
-                  validate92.errors = [{ instancePath: instancePath + "/" + i0 + "/id", schemaPath: "#/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-            }
-          } else {
-            validate92.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-        if (!valid0) {
-          break;
-        }
-      }
-    } else {
-      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-      return false;
-    }
-  }
-  validate92.errors = vErrors;
-  return errors === 0;
-}
-validate92.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-
-// src/service/reader.ts
-var validators2 = answer_validators_exports;
-function answerProblem(name, value) {
-  const validate = validators2[name];
-  if (validate(value)) return null;
-  return describeError2(validate.errors?.[0]);
-}
-function describeError2(error4) {
-  if (!error4) return "does not have the expected shape";
-  const where2 = error4.instancePath === "" ? "body" : error4.instancePath;
-  return `${where2} ${error4.message ?? "is invalid"}`;
-}
-
-// src/service/json-body.ts
-var MAX_JSON_DEPTH = 64;
-function parseJsonBody(body, contentType, status) {
-  const text = body.toString("utf8");
-  if (!/\S/u.test(text)) return { ok: false, problem: "the body is empty" };
-  if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? "no content-type"})` };
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const what = [...status === void 0 ? [] : [`status ${status}`], contentType === void 0 ? "no content-type" : cutText(contentType, 100), `${body.length} bytes`];
-    return { ok: false, problem: `the body is not valid JSON (${what.join(", ")})` };
-  }
-  if (mayNestDeeper(text, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
-  return { ok: true, value };
-}
-function looksLikeHtml(text, contentType) {
-  return /html/iu.test(contentType ?? "") || /^\s*</u.test(text);
-}
-function mayNestDeeper(text, limit) {
-  let count2 = 0;
-  for (const bracket of ["{", "["]) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
-      count2 += 1;
-      if (count2 > limit) return true;
-    }
-  }
-  return false;
-}
-function deeperThan(value, limit) {
-  const values = [value];
-  const depths = [1];
-  while (values.length > 0) {
-    const next = values.pop();
-    const depth = depths.pop() ?? 0;
-    if (typeof next !== "object" || next === null) continue;
-    if (depth > limit) return true;
-    const children = Array.isArray(next) ? next : Object.values(next);
-    for (const child of children) {
-      if (typeof child !== "object" || child === null) continue;
-      values.push(child);
-      depths.push(depth + 1);
-    }
-  }
-  return false;
-}
-
-// src/service/headers.ts
-function headerValue(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
-function headerText(value) {
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-// src/service/types.ts
-var PAGE_SIZE = 20;
-
-// src/service/pagination.ts
-function pageStart(index) {
-  return index === 0 ? 0 : index * PAGE_SIZE - 1;
-}
-async function* walkPages(fetchPage, options) {
-  const seen = /* @__PURE__ */ new Set();
-  for (let index = 0; ; index++) {
-    if (index >= options.maxPages) throw pageCapError(options);
-    const page = await fetchPage(pageStart(index));
-    const fresh = notSeenBefore(page, seen);
-    if (fresh.length > 0) yield fresh;
-    if (page.length !== PAGE_SIZE || fresh.length === 0) return;
-  }
-}
-function notSeenBefore(page, seen) {
-  const fresh = [];
-  for (const invitation of page) {
-    if (seen.has(invitation.id)) continue;
-    seen.add(invitation.id);
-    fresh.push(invitation);
-  }
-  return fresh;
-}
-function pageCapError(options) {
-  return new ServiceError({
-    code: "too-many-pages",
-    method: options.method,
-    path: options.path,
-    detail: `the listing did not end within ${options.maxPages} pages (${options.maxPages * PAGE_SIZE} invitations); raise maxPages if the scope really has more invitations`
-  });
-}
-
-// src/service/retry.ts
-var RETRY_STATUSES = /* @__PURE__ */ new Set([
-  429,
-  // Too Many Requests: wait for Retry-After
-  500,
-  // Internal Server Error: possibly transient; safe because every call is idempotent
-  502,
-  // Bad Gateway: a proxy lost the upstream
-  503,
-  // Service Unavailable: overloaded or deploying
-  504
-  // Gateway Timeout
-]);
-var RETRY_ERROR_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  // the peer reset the connection
-  "ECONNREFUSED",
-  // nothing listening (yet): a restarting service
-  "EPIPE",
-  // wrote to a socket the peer had closed
-  "ETIMEDOUT",
-  // the OS gave up connecting
-  "EAI_AGAIN",
-  // temporary DNS failure
-  "UND_ERR_SOCKET",
-  // socket closed before the response was complete (also a truncated body)
-  "UND_ERR_CLOSED",
-  // a keep-alive connection closed under the request
-  "UND_ERR_CONNECT_TIMEOUT",
-  // no connection within the connect timeout
-  "UND_ERR_HEADERS_TIMEOUT",
-  // no response headers within the request timeout
-  "UND_ERR_BODY_TIMEOUT",
-  // the body stalled longer than the request timeout
-  "AUTOJOIN_REQUEST_DEADLINE",
-  // the attempt passed its total deadline (deadline.ts)
-  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
-  // body shorter than its Content-Length
-]);
-var DEFAULT_RETRY_POLICY = {
-  maxRetries: 4,
-  minDelayMs: 250,
-  maxDelayMs: 8e3,
-  maxTotalMs: 6e4,
-  statuses: RETRY_STATUSES,
-  errorCodes: RETRY_ERROR_CODES
-};
-function retryDelayMs(failure, policy2, random) {
-  if (failure.attempt > policy2.maxRetries) return null;
-  const retryable = failure.status !== void 0 ? policy2.statuses.has(failure.status) : policy2.errorCodes.has(failure.code ?? "");
-  if (!retryable) return null;
-  const backoff = quickFirstRetry(failure) ? policy2.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy2.maxDelayMs, policy2.minDelayMs * 2 ** (failure.attempt - 1));
-  const jittered = backoff / 2 + backoff / 2 * random;
-  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
-  return failure.elapsedMs + delay > policy2.maxTotalMs ? null : Math.round(delay);
-}
-var QUICK_RETRY_DIVISOR = 8;
-function quickFirstRetry(failure) {
-  return failure.status === 429 && failure.retryAfter === void 0 && failure.attempt === 1;
-}
-function parseRetryAfterMs(value, now = Date.now()) {
-  const text = value?.trim() ?? "";
-  if (text === "") return void 0;
-  if (/^\d+$/u.test(text)) return Number(text) * 1e3;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
-}
-
-// src/service/undici-parts.ts
-var import_agent = __toESM(require_agent2(), 1);
-var import_dispatcher = __toESM(require_dispatcher2(), 1);
-var import_env_http_proxy_agent = __toESM(require_env_http_proxy_agent2(), 1);
-var import_api = __toESM(require_api2(), 1);
-var import_retry = __toESM(require_retry2(), 1);
-Object.assign(import_dispatcher.default.prototype, import_api.default);
-
-// src/service/deadline.ts
-var DEADLINE_CODE = "AUTOJOIN_REQUEST_DEADLINE";
-function deadline(ms) {
-  return (dispatch) => (opts, handler) => dispatch(opts, new DeadlineHandler(handler, ms));
-}
-var DeadlineHandler = class {
-  constructor(next, ms) {
-    this.next = next;
-    this.ms = ms;
-  }
-  next;
-  ms;
-  timer;
-  settled = false;
-  onRequestStart(controller, context) {
-    this.timer = setTimeout(() => this.expire(controller), this.ms);
-    this.next.onRequestStart?.(controller, context);
-  }
-  onResponseStart(controller, status, headers2, statusMessage) {
-    if (!this.settled) this.next.onResponseStart?.(controller, status, headers2, statusMessage);
-  }
-  onResponseData(controller, chunk) {
-    if (!this.settled) this.next.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller, error4) {
-    if (this.settle()) this.next.onResponseError?.(controller, error4);
-  }
-  /**
-   * The error is handed on before the attempt is aborted: undici's retry handler never repeats
-   * a request whose controller is aborted, and a deadline is worth a retry like any timeout.
-   */
-  expire(controller) {
-    if (!this.settle()) return;
-    const error4 = deadlineError(this.ms);
-    this.next.onResponseError?.(controller, error4);
-    controller.abort(error4);
-  }
-  /** @returns true the first time: exactly one of end, error and expiry goes on. */
-  settle() {
-    if (this.settled) return false;
-    this.settled = true;
-    clearTimeout(this.timer);
-    return true;
-  }
-};
-function deadlineError(ms) {
-  const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
-  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint("requestTimeout")} or AUTOJOIN_REQUEST_TIMEOUT)`;
-  return Object.assign(new Error(message), { code: DEADLINE_CODE });
-}
-
-// src/service/pacing.ts
-var DECREASE_FACTOR = 0.85;
-var PROBE_GROWTH = 0.1;
-var SLOW_FACTOR = 3;
-var SLOW_MARGIN_MS = 200;
-var SMOOTHING = 0.1;
-var MAX_PAUSE_MS = 6e4;
-var AimdWindow = class {
-  constructor(max) {
-    this.max = max;
-    this.size = max;
-  }
-  max;
-  size;
-  round = 0;
-  /** The limit a congestion signal last cut; undefined before the first. */
-  cutAt;
-  fastestMs = Number.POSITIVE_INFINITY;
-  smoothedMs;
-  /** Requests allowed in flight now: a whole number from 1 to max. */
-  get limit() {
-    return Math.max(1, Math.floor(this.size));
-  }
-  /** The round a request sent now belongs to; pass it back to {@link record}. */
-  get currentRound() {
-    return this.round;
-  }
-  /** Updates the window with the outcome of an attempt sent in round `sentIn`. */
-  record(signal, sentIn) {
-    if (signal.kind === "failed") return;
-    if (signal.kind === "throttled") {
-      this.decrease(sentIn);
-      return;
-    }
-    this.fastestMs = Math.min(this.fastestMs, signal.latencyMs);
-    this.smoothedMs = this.smoothedMs === void 0 ? signal.latencyMs : this.smoothedMs + SMOOTHING * (signal.latencyMs - this.smoothedMs);
-    if (this.smoothedMs > Math.max(SLOW_FACTOR * this.fastestMs, this.fastestMs + SLOW_MARGIN_MS)) {
-      this.decrease(sentIn);
-      return;
-    }
-    const nearCut = this.cutAt !== void 0 && Math.abs(this.size - this.cutAt) < 1;
-    this.size = Math.min(this.max, this.size + (nearCut ? PROBE_GROWTH : 1) / this.size);
-  }
-  decrease(sentIn) {
-    if (sentIn < this.round) return;
-    this.round += 1;
-    this.cutAt = this.limit;
-    this.size = Math.max(1, this.size * DECREASE_FACTOR);
-    this.smoothedMs = void 0;
-  }
-};
-function createPacer(max, now = Date.now) {
-  const window = new AimdWindow(max);
-  const waiting = [];
-  let inFlight = 0;
-  let pausedUntil = 0;
-  let timer;
-  const admit = () => {
-    const wait = pausedUntil - now();
-    if (wait > 0) {
-      timer ??= setTimeout(() => {
-        timer = void 0;
-        admit();
-      }, wait);
-      return;
-    }
-    while (waiting.length > 0 && inFlight < window.limit) waiting.shift()?.();
-  };
-  const permit = () => {
-    inFlight += 1;
-    const sentIn = window.currentRound;
-    let released = false;
-    return {
-      release(signal) {
-        if (released) return;
-        released = true;
-        inFlight -= 1;
-        window.record(signal, sentIn);
-        admit();
-      }
-    };
-  };
-  return {
-    acquire() {
-      return new Promise((resolve7) => {
-        waiting.push(() => resolve7(permit()));
-        admit();
-      });
-    },
-    tryAcquire: () => waiting.length > 0 || inFlight >= window.limit || pausedUntil > now() ? void 0 : permit(),
-    pause(ms) {
-      pausedUntil = Math.max(pausedUntil, now() + Math.min(Math.max(0, ms), MAX_PAUSE_MS));
-      clearTimeout(timer);
-      timer = void 0;
-      admit();
-    },
-    get inFlight() {
-      return inFlight;
-    },
-    get waiting() {
-      return waiting.length;
-    },
-    get limit() {
-      return window.limit;
-    }
-  };
-}
-function pacingInterceptor(pacer, now = () => performance.now()) {
-  return (dispatch) => (opts, handler) => {
-    const send = (permit) => {
-      const paced = new PacedHandler(handler, permit, pacer, now);
-      try {
-        dispatch(opts, paced);
-      } catch (error4) {
-        paced.onResponseError(void 0, error4);
-      }
-    };
-    const free = pacer.tryAcquire();
-    if (free) send(free);
-    else void pacer.acquire().then(send);
-    return true;
-  };
-}
-var PacedHandler = class {
-  constructor(next, permit, pacer, now) {
-    this.next = next;
-    this.permit = permit;
-    this.pacer = pacer;
-    this.now = now;
-    this.startedAt = now();
-  }
-  next;
-  permit;
-  pacer;
-  now;
-  status = 0;
-  startedAt;
-  onRequestStart(controller, context) {
-    this.next.onRequestStart?.(controller, context);
-  }
-  onResponseStart(controller, status, headers2, statusMessage) {
-    this.status = status;
-    const retryAfter = parseRetryAfterMs(headerValue(headers2["retry-after"]));
-    if (retryAfter !== void 0 && (status === 429 || status === 503)) this.pacer.pause(retryAfter);
-    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
-  }
-  onResponseData(controller, chunk) {
-    this.next.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "answer", latencyMs: this.now() - this.startedAt });
-    this.next.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller, error4) {
-    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "failed" });
-    this.next.onResponseError?.(controller, error4);
-  }
-};
-
-// src/service/trace.ts
-function traceRequests(hook) {
-  return (dispatch) => (opts, handler) => {
-    const trace = opts.trace;
-    if (!hook || !trace) return dispatch(opts, handler);
-    trace.attempts += 1;
-    const base = { method: trace.method, path: trace.path, retry: trace.attempts - 1 };
-    const startedAt = performance.now();
-    const report = (result2) => {
-      try {
-        hook({ ...base, ...result2, ms: performance.now() - startedAt });
-      } catch {
-      }
-    };
-    return dispatch(opts, new TracingHandler(handler, report));
-  };
-}
-var TracingHandler = class {
-  constructor(next, report) {
-    this.next = next;
-    this.report = report;
-  }
-  next;
-  report;
-  status;
-  onRequestStart(controller, context) {
-    this.next.onRequestStart?.(controller, context);
-  }
-  onResponseStart(controller, status, headers2, statusMessage) {
-    this.status = status;
-    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
-  }
-  onResponseData(controller, chunk) {
-    this.next.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    this.report({ status: this.status });
-    this.next.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller, error4) {
-    const code = error4.code;
-    this.report(this.status !== void 0 ? { status: this.status } : { error: typeof code === "string" ? code : error4.name });
-    this.next.onResponseError?.(controller, error4);
-  }
-};
-
-// src/service/tls.ts
-var UNKNOWN_CA = /* @__PURE__ */ new Set([
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "CERT_UNTRUSTED"
-]);
-var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "CERT_REVOKED",
-  "CERT_REJECTED",
-  "CERT_SIGNATURE_FAILURE",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "HOSTNAME_MISMATCH"
-]);
-var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
-function describeTlsFailure(error4) {
-  const code = error4?.code;
-  if (typeof code !== "string") return void 0;
-  const message = error4 instanceof Error ? error4.message.split("\n")[0] : code;
-  if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
-  if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
-  if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
-  return void 0;
-}
-
-// src/service/transport.ts
-var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
-function createTransport(options) {
-  const base = options.dispatcher ?? ownAgent(options);
-  const owned = options.dispatcher ? void 0 : base;
-  const counter = { count: 0 };
-  const pacer = createPacer(options.connections);
-  const dispatcher = base.compose(
-    countAttempts(counter),
-    traceRequests(options.onRequest),
-    deadline(options.timeoutMs),
-    wholeBody(options.maxResponseBytes),
-    // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
-    pacingInterceptor(pacer),
-    // Only statusCodes matters here (it decides which answers become retryable errors): the
-    // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
-    // and methods checks, so those are not passed.
-    (0, import_retry.default)({ throwOnError: true, statusCodes: [...options.retry.statuses] })
-  );
-  return {
-    send: (request2) => sendCall(dispatcher, options, request2),
-    get requestCount() {
-      return counter.count;
-    },
-    get inFlightLimit() {
-      return pacer.limit;
-    },
-    // A task between a throttled answer and its retry holds no permit, so it leaves its place in
-    // the window to another: what is running, plus the window's free places, up to `connections`.
-    poolWidth: (running) => Math.min(options.connections, running + Math.max(0, pacer.limit - pacer.inFlight - pacer.waiting)),
-    close: async () => {
-      await owned?.close();
-    }
-  };
-}
-function ownAgent(options) {
-  const pool = { connections: options.connections, pipelining: 1 };
-  const direct = options.proxyFromEnv === false || isLoopbackUrl(options.origin);
-  return direct ? new import_agent.default(pool) : new import_env_http_proxy_agent.default(pool);
-}
-function countAttempts(counter) {
-  return (dispatch) => (opts, handler) => {
-    counter.count += 1;
-    return dispatch(opts, handler);
-  };
-}
-function wholeBody(maxBytes) {
-  return (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler, maxBytes));
-}
-var WholeBodyHandler = class {
-  constructor(next, maxBytes) {
-    this.next = next;
-    this.maxBytes = maxBytes;
-  }
-  next;
-  maxBytes;
-  status = 0;
-  headers = {};
-  statusMessage = "";
-  chunks = [];
-  bytes = 0;
-  onRequestStart(controller, context) {
-    this.next.onRequestStart?.(controller, context);
-  }
-  onResponseStart(controller, status, headers2, statusMessage) {
-    Object.assign(this, { status, headers: headers2, statusMessage: statusMessage ?? "" });
-    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge3(this.maxBytes));
-  }
-  onResponseData(controller, chunk) {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) controller.abort(tooLarge3(this.maxBytes));
-    else this.chunks.push(chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    const body = Buffer.concat(this.chunks);
-    try {
-      this.next.onResponseStart?.(controller, this.status, this.headers, this.statusMessage);
-      this.next.onResponseData?.(controller, body);
-      this.next.onResponseEnd?.(controller, trailers);
-    } catch (error4) {
-      if (error4 instanceof Error) Object.assign(error4, { responseBody: body });
-      this.next.onResponseError?.(controller, error4);
-    }
-  }
-  onResponseError(controller, error4) {
-    this.next.onResponseError?.(controller, error4);
-  }
-};
-function tooLarge3(maxBytes) {
-  return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
-}
-function sendCall(dispatcher, options, request2) {
-  const state = { attempts: 1 };
-  const retry = retryDecider(options.retry, state);
-  return new Promise((resolve7, reject) => {
-    const collector = new Collector(request2, state, resolve7, reject);
-    try {
-      dispatcher.dispatch(
-        {
-          origin: options.origin,
-          path: request2.wirePath,
-          method: request2.method,
-          headers: request2.headers,
-          body: request2.body,
-          // The deadline interceptor bounds headers and body together; these idle timers stay as a backstop.
-          headersTimeout: 2 * options.timeoutMs,
-          bodyTimeout: 2 * options.timeoutMs,
-          retryOptions: { retry },
-          trace: { method: request2.method, path: request2.path, attempts: 0 }
-        },
-        collector
-      );
-    } catch (error4) {
-      reject(transportError(request2, error4, state.attempts));
-    }
-  });
-}
-function retryDecider(policy2, state) {
-  const startedAt = Date.now();
-  return (error4, { state: retryState }, callback) => {
-    const failure = error4;
-    const delay = retryDelayMs(
-      {
-        attempt: retryState.counter,
-        status: failure.code === "UND_ERR_REQ_RETRY" ? failure.statusCode : void 0,
-        code: failure.code,
-        retryAfter: headerValue(failure.headers?.["retry-after"]),
-        elapsedMs: Date.now() - startedAt
-      },
-      policy2,
-      Math.random()
-    );
-    state.attempts = retryState.counter + (delay === null ? 0 : 1);
-    if (delay === null) callback(error4);
-    else setTimeout(() => callback(null), delay);
-  };
-}
-var Collector = class {
-  constructor(request2, state, resolve7, reject) {
-    this.request = request2;
-    this.state = state;
-    this.resolve = resolve7;
-    this.reject = reject;
-  }
-  request;
-  state;
-  resolve;
-  reject;
-  status = 0;
-  headers = {};
-  chunks = [];
-  /** Present so undici treats this as a handler of its current (controller) interface. */
-  onRequestStart() {
-  }
-  onResponseStart(_controller, status, headers2) {
-    this.status = status;
-    this.headers = headers2;
-    this.chunks = [];
-  }
-  onResponseData(_controller, chunk) {
-    this.chunks.push(chunk);
-  }
-  onResponseEnd() {
-    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
-  }
-  onResponseError(_controller, error4) {
-    const failure = error4;
-    if (failure.code === "UND_ERR_REQ_RETRY" && failure.statusCode !== void 0) {
-      this.resolve({
-        status: failure.statusCode,
-        headers: failure.headers ?? {},
-        body: failure.responseBody ?? Buffer.alloc(0),
-        attempts: this.state.attempts
-      });
-      return;
-    }
-    this.reject(transportError(this.request, error4, this.state.attempts));
-  }
-};
-var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
-function transportError(request2, error4, attempts) {
-  const code = error4.code;
-  const message = error4 instanceof Error ? error4.message : String(error4);
-  const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
-  const detail = describeTlsFailure(error4) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
-  return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error4 });
-}
-
-// src/service/client.ts
-var CLIENT_DEFAULTS = {
-  connections: DEFAULT_CONCURRENCY,
-  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1e3,
-  maxResponseBytes: 8 * 1024 * 1024,
-  maxPages: 500
-};
-var CREDENTIAL_ENV = { apiKey: "AUTOJOIN_API_KEY", accessToken: "AUTOJOIN_ACCESS_TOKEN" };
-var CREDENTIAL_USE = {
-  apiKey: "the invitation calls (listings, autojoin) need an API key",
-  accessToken: "the preset calls need an access token"
-};
-function createClient(options) {
-  const base = checkBaseUrl(options.baseUrl);
-  const transport = createTransport({
-    origin: base.origin,
-    dispatcher: options.dispatcher,
-    connections: options.connections ?? CLIENT_DEFAULTS.connections,
-    timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
-    maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
-    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly2(options.retry ?? {}) },
-    onRequest: options.onRequest,
-    proxyFromEnv: options.proxyFromEnv
-  });
-  const notice3 = oncePerMessage(options.onNotice);
-  const readSwitch = createReadSwitch(notice3);
-  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, (spec) => {
-    if (readSwitch.callFor("by-scope") === "by-scope") notice3(deprecationNotice(spec));
-  });
-  const listInvitationPages = (listing, ref) => walkPages(
-    (start) => listingPage(call, readSwitch, listing, ref, start),
-    { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
-  );
-  return {
-    baseUrl: baseUrlString(base),
-    listInvitationPages,
-    getAutojoin: (ref) => callWith(call, () => ({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", shape: "AutojoinState", notFoundIsNull: true })),
-    syncAutojoin: (body) => call({ method: "POST", path: SYNC_PATH, credential: "apiKey", shape: "AutojoinState", body }),
-    getFormStylePreset: (id) => callWith(call, () => ({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", shape: "FormStylePreset" })),
-    listEmailPresets: () => call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", shape: "EmailPresetList" }),
-    readSwitch,
-    get requestCount() {
-      return transport.requestCount;
-    },
-    get inFlightLimit() {
-      return transport.inFlightLimit;
-    },
-    poolWidth: (running) => transport.poolWidth(running),
-    close: () => transport.close()
-  };
-}
-function callWith(call, build) {
-  try {
-    return call(build());
-  } catch (error4) {
-    return Promise.reject(error4 instanceof Error ? error4 : new Error(String(error4)));
-  }
-}
-function listingCall(listing, ref, start) {
-  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", shape: "InvitationListing" };
-}
-async function listingPage(call, readSwitch, wanted, ref, start) {
-  const listing = readSwitch.callFor(wanted);
-  try {
-    return (await call(listingCall(listing, ref, start))).invitations;
-  } catch (error4) {
-    if (!readSwitch.switchesOn(listing, error4)) throw error4;
-    return (await call(listingCall(readSwitch.callFor(listing), ref, start))).invitations;
-  }
-}
-function createCaller(transport, prefix, options, onDeprecated) {
-  const redact = createRedactor([options.apiKey, options.accessToken]);
-  return async (spec) => {
-    const secret = options[spec.credential];
-    if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
-    const response = await transport.send({
-      method: spec.method,
-      wirePath: prefix + spec.path,
-      path: spec.path,
-      headers: requestHeaders(spec, secret),
-      body: spec.body === void 0 ? void 0 : JSON.stringify(spec.body)
-    });
-    if (response.headers.deprecation !== void 0) onDeprecated(spec);
-    const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]), response.status);
-    const answer = { status: response.status, attempts: response.attempts, parsed };
-    if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
-    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
-    return checkedBody(spec, answer, redact);
-  };
-}
-function oncePerMessage(onNotice) {
-  const given = /* @__PURE__ */ new Set();
-  return (message) => {
-    if (given.has(message)) return;
-    given.add(message);
-    onNotice?.(message);
-  };
-}
-function withoutQuery(path14) {
-  return path14.replace(/\?.*$/u, "");
-}
-function requestHeaders(spec, secret) {
-  const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
-  if (spec.credential === "apiKey") headers2["x-api-key"] = secret;
-  else headers2.authorization = `Bearer ${secret}`;
-  if (spec.body !== void 0) headers2["content-type"] = "application/json";
-  return headers2;
-}
-function deprecationNotice(spec) {
-  return spec.path.startsWith("/api/v1/invitations/by-group/") ? worded`the by-group listing is deprecated; use ${hint("read", "by-scope")}, or the default ${hint("read", "autojoin")}` : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
-}
-function checkedBody(spec, { parsed, attempts }, redact) {
-  const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
-  if (problem !== null) {
-    const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts });
-  }
-  return parsed.ok ? parsed.value : void 0;
-}
-function httpError(spec, { status, attempts, parsed }, redact) {
-  const message = parsed.ok ? errorMessageOf(parsed.value, redact) : void 0;
-  const hints = [];
-  const html = !parsed.ok && parsed.problem.includes("HTML");
-  if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
-  if (html) hints.push("(an HTML page, not the service: check AUTOJOIN_BASE_URL)");
-  if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
-  return new ServiceError({
-    code: "http",
-    method: spec.method,
-    path: spec.path,
-    status,
-    serviceMessage: message,
-    detail: hints.join(" "),
-    attempts,
-    html
-  });
-}
-function errorMessageOf(value, redact) {
-  if (typeof value !== "object" || value === null) return void 0;
-  const { message, error: error4 } = value;
-  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message, redact);
-  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message, redact);
-  if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4, redact);
-  return void 0;
-}
-function definedOnly2(partial) {
-  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
-}
-
-// src/connect/connect.ts
-var EMBEDDED_STATE_FILE = "emulator.json";
-async function connect(options) {
-  const notice3 = options.notice ?? ((message) => writeStderr(`${message}
-`));
-  if (options.settings.targetNotice !== void 0) notice3(options.settings.targetNotice);
-  const connection = await resolve3(options, notice3);
-  notice3(usingLine(options.settings, connection));
-  return connection;
-}
-async function resolve3(options, notice3) {
-  const { settings } = options;
-  const configured = settings.baseUrl;
-  const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
-  if (configured && !askedFor) return remote(configured, settings);
-  if (askedFor && !options.startEmbedded) {
-    throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
-  }
-  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
-  if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor, notice3);
-}
-function embeddedRefusal(settings) {
-  const ci = settings.ci;
-  if (ci !== null) return `this looks like CI (${ci} is set)`;
-  if (settings.apiKey !== void 0) return `${settings.apiKeyFrom ?? "an API key"} is set, so a real service was meant`;
-  return null;
-}
-function usingLine(settings, connection) {
-  const projectFile = settings.project.file;
-  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(settings.base, one.projectFile)]);
-  const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
-  const host = new URL(connection.baseUrl).host;
-  const state = connection.stateFile === void 0 ? "" : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
-  return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ""}`;
-}
-async function withServiceClient(options, onNotice, work) {
-  const { requestTimeoutMs, concurrency } = options.settings;
-  const connection = await connect(options);
-  try {
-    const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: concurrency });
-    try {
-      return await work(client, connection);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await connection.close();
-  }
-}
-function remote(url, settings) {
-  let checked2;
-  try {
-    checked2 = checkBaseUrl(url);
-  } catch (error4) {
-    throw new RunError(error4.message, ExitCode2.error);
-  }
-  const baseUrl = baseUrlString(checked2);
-  return {
-    baseUrl,
-    target: baseUrl,
-    ...credential("apiKey", settings.apiKey),
-    ...credential("accessToken", settings.accessToken),
-    embedded: false,
-    close: () => Promise.resolve()
-  };
-}
-async function embedded(settings, start, notice3, askedFor, say) {
-  const dir = settings.stateDir;
-  const first = !existsSync6(join4(dir, EMBEDDED_STATE_FILE));
-  await mkdir2(dir, { recursive: true });
-  await writeFile2(join4(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative2 = relativePosix(settings.base, join4(dir, EMBEDDED_STATE_FILE));
-  let emulator;
-  try {
-    emulator = await start(join4(dir, EMBEDDED_STATE_FILE), notice3);
-  } catch (error4) {
-    throw new RunError(`cannot start the embedded emulator: ${error4.message}`, ExitCode2.error);
-  }
-  const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
-  notice3(`note: ${why}; using the embedded emulator (state in ${relative2})`);
-  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative2}), and can be deleted`);
-  return {
-    baseUrl: emulator.url,
-    apiKey: emulator.apiKey,
-    accessToken: emulator.accessToken,
-    embedded: true,
-    stateFile: join4(dir, EMBEDDED_STATE_FILE),
-    target: EMBEDDED_TARGET,
-    close: () => emulator.close()
-  };
-}
-function leftByRelease4(settings) {
-  const ours2 = join4(settings.stateDir, EMBEDDED_STATE_FILE);
-  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [join4(dirname3(one.projectFile), ".autojoin-sync", EMBEDDED_STATE_FILE)]);
-  return [...new Set(files)].filter((file) => file !== ours2 && existsSync6(file));
-}
-function noService(options, refusal) {
-  const ignored = options.settings.projectBaseUrlIgnored === true;
-  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], ...ignored ? [] : [`baseUrl in ${projectFileName()}`]].join(", or ");
-  const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : "";
-  const because = refusal ? ` and ${refusal}` : "";
-  const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
-  return new RunError(
-    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
-    ExitCode2.error
-  );
-}
-function credential(name, value) {
-  return value === void 0 || value === "" ? {} : { [name]: value };
-}
-
-// src/commands/verdict.ts
-function verdictOf(plan2, context, whole = plan2) {
-  const refusals = [];
-  const owned = ownershipConflicts(plan2, context.takeOwnership);
-  if (owned.length > 0) refusals.push(...refusalsOf(new OwnedElsewhereError(owned, plan2.owner)));
-  if (!context.saved) {
-    const allowed = context.allowBehind ?? [];
-    const behind = (plan2.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
-    if (behind.length > 0) refusals.push(...refusalsOf(new BehindCheckoutError(behind)));
-  }
-  const violations = findViolations(whole.changes, context.limits, whole.scopes);
-  if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
-  const problems = writeProblems(plan2.changes, context.rules, context.today, whole.census);
-  if (problems.length > 0) refusals.push(...refusalsOf(new WriteCheckError(problems)));
-  return { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.ok };
-}
-function refusalsOf(error4) {
-  return refusalsOfError(error4) ?? [];
-}
-function refuseOn(verdict) {
-  const first = verdict.refusals[0];
-  if (first) throw first.error;
-}
-function combined(violations) {
-  const [first, ...rest] = violations;
-  first.violations = violations;
-  if (rest.length > 0) first.message += ` \u2014 also: ${rest.map((violation) => violation.message).join(" \u2014 also: ")}`;
-  return first;
-}
-function refusalsOfError(error4) {
-  const inner = refusalError(error4);
-  if (inner instanceof UnsafePlanError) return inner.violations.map((violation) => limitRefusal(violation, inner));
-  if (inner instanceof StalePlanError) return [{ kind: "stale", check: "stale", scopes: inner.moved, count: inner.moved.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode2.stalePlan, error: inner }];
-  if (inner instanceof OwnedElsewhereError) {
-    const scopes = inner.scopes.map((scope) => scope.key);
-    return [{ kind: "ownership", check: "ownership", scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
-  }
-  if (inner instanceof UnknownOwnerError) {
-    return [{ kind: "unknown-owner", check: "unknown-owner", scopes: inner.scopes, count: inner.scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
-  }
-  if (inner instanceof BehindCheckoutError) {
-    const scopes = inner.scopes.map((scope) => scope.key);
-    const shallow = inner.scopes.some((scope) => scope.missing === true);
-    const hints = shallow ? [] : [{ setting: "allowBehind", value: scopes.slice(0, 3) }];
-    return [{ kind: "behind", check: shallow ? "behind-shallow" : "behind", scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
-  }
-  if (inner instanceof WriteCheckError) return writeRefusals(inner);
-  return null;
-}
-function refusalError(error4) {
-  if (error4 instanceof UnsafePlanError || error4 instanceof StalePlanError) return error4;
-  const cause = error4?.cause;
-  return typeof cause === "object" && cause !== null ? cause : error4;
-}
-function limitRefusal(violation, thrown) {
-  const message = violation.message.split(" \u2014 also: ")[0] ?? violation.message;
-  const base = { kind: "safety-limit", scopes: violation.scopes, hints: violation.hints, message, exitCode: ExitCode2.unsafe, error: thrown };
-  if (violation instanceof TooManyRemovalsError) return { ...base, check: "max-removals", count: violation.removals, allowed: violation.limit };
-  if (violation instanceof RemovalPercentError) return { ...base, check: "max-removal-percent", count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit };
-  if (violation instanceof PrunePercentError) return { ...base, check: "max-removal-percent", count: round(violation.cleared.length / violation.active * 100), allowed: violation.limit };
-  return { ...base, check: "allow-empty", count: violation.scopes.length, allowed: 0 };
-}
-function writeRefusals(error4) {
-  const byCheck = /* @__PURE__ */ new Map();
-  for (const problem of error4.problems) {
-    const entry = byCheck.get(problem.check) ?? { scopes: [], messages: [] };
-    if (!entry.scopes.includes(problem.key)) entry.scopes.push(problem.key);
-    entry.messages.push(`${problem.key}: ${problem.message}`);
-    byCheck.set(problem.check, entry);
-  }
-  return [...byCheck].map(([check, entry]) => ({
-    kind: "write-check",
-    check,
-    scopes: entry.scopes,
-    count: entry.messages.length,
-    allowed: 0,
-    hints: [],
-    message: `${entry.messages.join("; ")} (${check}): what a run writes must pass the same checks as a policy file; set \`drift: revert\` on ${entry.scopes.length === 1 ? "that scope" : "those scopes"} to write the files' state instead`,
-    exitCode: ExitCode2.error,
-    error: error4
-  }));
-}
-function round(percent2) {
-  return Math.round(percent2 * 10) / 10;
-}
-
 // src/action/refusal.ts
 var reported = /* @__PURE__ */ new WeakSet();
 function refusalOf(error4) {
@@ -54412,12 +53079,12 @@ function ownerRow(error4) {
 }
 function behindRow(error4) {
   const keys = error4.scopes.map((scope) => scope.key);
-  const named = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
+  const named2 = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
   const shallow = error4.scopes.some((scope) => scope.missing === true);
   return {
     check: "behind checkout",
     limit: "a scope is written only from a checkout that contains the commit its `autojoin-sync.commit` marker names",
-    count: `${plural(keys.length, "scope")} written from a commit this checkout does not contain (${named})`,
+    count: `${plural(keys.length, "scope")} written from a commit this checkout does not contain (${named2})`,
     override: shallow ? "check out the whole history (`fetch-depth: 0` for actions/checkout), then run again" : `update the checkout (re-run on the newest commit), or, when this history is the one to keep (after a rewrite), ${wordHint({ setting: "allowBehind", value: keys.slice(0, 3) })}`,
     reviewer: "update the pull request's branch from the default branch, so its plan contains the last apply"
   };
@@ -54475,8 +53142,8 @@ function refusalPrefix(error4) {
 }
 
 // src/action/findings.ts
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { join as join5, resolve as resolve4 } from "node:path";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { join as join4, resolve as resolve3 } from "node:path";
 
 // src/render/sarif.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -54638,6 +53305,532 @@ function pascal(text) {
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("") || "Rule";
 }
 
+// package.json
+var package_default = { version: "0.1.0" };
+
+// src/version.ts
+var VERSION = package_default.version;
+
+// src/policy/load-worker.ts
+import { existsSync as existsSync6 } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+var MIN_WORKER_FILES = 500;
+var MAX_WORKER_FILES = 5e3;
+var WORKER_AHEAD = 3;
+var BATCHES_HERE = SMALL_BATCHES;
+var RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 };
+var BUILT_WORKER = new URL("./policy-loader.js", import.meta.url);
+var LoadWorkerStopped = class extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "LoadWorkerStopped";
+  }
+};
+async function* streamPoliciesInWorker(paths, options = {}, choice = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const resolved = { ...options, cwd, today: options.today ?? today() };
+  const url = choice.url === void 0 ? builtWorker() : choice.url;
+  const files = discovery.files.length;
+  if (url === null || files < (choice.minFiles ?? MIN_WORKER_FILES) || files > (choice.maxFiles ?? MAX_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
+  return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
+}
+function builtWorker() {
+  return BUILT_WORKER.protocol === "file:" && existsSync6(fileURLToPath(BUILT_WORKER)) ? BUILT_WORKER : null;
+}
+async function* workerBatches(url, load) {
+  const worker = new Worker(url, { workerData: { ...load, skipBatches: BATCHES_HERE }, resourceLimits: RESOURCE_LIMITS });
+  const inbox = workerInbox(worker);
+  const here = discoveredBatches(load.discovery, load.options, false);
+  let started = false;
+  try {
+    for (let loaded = 0; loaded < BATCHES_HERE; loaded++) {
+      const next = await here.next();
+      if (next.done) return next.value;
+      yield next.value;
+    }
+    for (; ; ) {
+      const message = await inbox.next();
+      started = true;
+      if (message.type === "done") return message.result;
+      if (message.type === "failed") throw message.error;
+      yield message.batch;
+      worker.postMessage("more");
+    }
+  } catch (error4) {
+    if (started || !(error4 instanceof LoadWorkerStopped)) throw error4;
+    return yield* here;
+  } finally {
+    await worker.terminate();
+  }
+}
+function workerInbox(worker) {
+  const queue = [];
+  let stopped2;
+  let waiting;
+  const settle2 = () => {
+    if (!waiting || queue.length === 0 && !stopped2) return;
+    const { resolve: resolve8, reject } = waiting;
+    waiting = void 0;
+    worker.unref();
+    const message = queue.shift();
+    if (message) resolve8(message);
+    else reject(stopped2);
+  };
+  const stop = (error4) => {
+    stopped2 ??= error4;
+    settle2();
+  };
+  worker.unref();
+  worker.on("message", (message) => {
+    queue.push(message);
+    settle2();
+  });
+  worker.on("error", (error4) => stop(new LoadWorkerStopped(`the policy loader's worker thread failed: ${error4.message}`, { cause: error4 })));
+  worker.on("exit", (code) => stop(new LoadWorkerStopped(`the policy loader's worker thread exited (code ${code}) before it had loaded every file`)));
+  return {
+    next: () => new Promise((resolve8, reject) => {
+      waiting = { resolve: resolve8, reject };
+      worker.ref();
+      settle2();
+    })
+  };
+}
+
+// src/plan/target.ts
+var ScopeTargetError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ScopeTargetError";
+  }
+};
+function parseTargets(include = [], exclude = []) {
+  if (include.length === 0 && exclude.length === 0) return void 0;
+  return { include: new Set(include.map((key) => keyOf3("scope", key))), exclude: new Set(exclude.map((key) => keyOf3("excludeScope", key))) };
+}
+function keyOf3(setting, text) {
+  try {
+    return scopeKey(parseScopeKey(text));
+  } catch (error4) {
+    throw new ScopeTargetError(worded`${hint(setting)}: ${error4.message}`);
+  }
+}
+function parseReplace(values = []) {
+  return new Set(values.map((key) => keyOf3("replace", key)));
+}
+function inTargetsOf(targets) {
+  if (targets === void 0) return () => true;
+  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
+}
+function checkTargetsMatched(targets, declared) {
+  if (targets === void 0) return;
+  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
+  if (unmatched.length === 0) return;
+  throw new ScopeTargetError(
+    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
+  );
+}
+
+// src/history/changed.ts
+import { resolve as resolve2 } from "node:path";
+async function loadChangedPolicies(rev, paths, cwd, project2, secrets = []) {
+  const what = wordHint(hint("changedSince", rev));
+  checkRevision(rev, wordHint(hint("changedSince")));
+  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, what);
+  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
+  const changed = await changedPolicyFiles(rev, paths, repository);
+  const read = await readPolicySources(changed.present.map((file) => resolve2(cwd, file)), cwd);
+  const now = parsePolicySources(read.sources, { project: project2, secrets, rules: true });
+  const declared = new Set(now.policies.map((policy2) => policy2.key));
+  const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
+  const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
+  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
+}
+async function deletedSince(rev, previous, repository, options) {
+  const paths = previous.length === 0 ? null : historyPaths(repository, previous);
+  if (!paths) return [];
+  const versions = await versionsAt(repository, rev, paths, { order: 0, context: options.what });
+  const reader = pastScopeReader(repository, { secrets: options.secrets, isDeclared: (key) => options.declared.has(key), context: options.what });
+  versions.forEach((version) => reader.add(version));
+  return [...(await reader.finish()).scopes.keys()].sort();
+}
+async function loadChangedSince(rev, paths, options) {
+  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
+  if (deleted.length > 0) {
+    const listed = firstItems(deleted, 5, () => ", \u2026");
+    options.notice?.(
+      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint("changedSince")} never prunes, so it leaves them as they are: the full plan (without ${hint("changedSince")}) clears them`
+    );
+  }
+  return load;
+}
+async function changedPolicyFiles(rev, paths, repository) {
+  const given = paths.length > 0 ? paths : ["."];
+  const options = { cwd: repository.cwd, context: wordHint(hint("changedSince", rev)) };
+  const scope = ["--", ...given];
+  const isPolicy = policyPathRule(given);
+  const [diff, untracked] = (await Promise.all([
+    runGit(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], options),
+    runGit(["ls-files", "-z", "--others", "--exclude-standard", ...scope], options)
+  ])).map((output) => output.toString("utf8").split("\0").filter((field) => field !== ""));
+  const present = new Set(untracked.filter(isPolicy));
+  const previous = /* @__PURE__ */ new Set();
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const [status, file] = [diff[i], diff[i + 1]];
+    if (!isPolicy(file)) continue;
+    if (status !== "D") present.add(file);
+    if (status !== "A") previous.add(file);
+  }
+  return { present: [...present].sort(), previous: [...previous].sort() };
+}
+
+// src/reconcile/changed-counts.ts
+async function countOverEveryFile(changed, options) {
+  const { base: cwd, project: project2, roots, paths, today: today2 } = options.settings;
+  const counting = (project2.rules ?? []).filter((rule) => rule.maxScopesPerDomain !== void 0);
+  if (counting.length === 0) return { load: changed, counted: [] };
+  const every = await loadPolicies(paths, { cwd, project: project2, roots, rules: true, secrets: options.secrets, ...today2 === void 0 ? {} : { today: today2 } });
+  const isCount = (diagnostic) => diagnostic.code === "rule-max-scopes";
+  const diagnostics = [...changed.diagnostics.filter((diagnostic) => !isCount(diagnostic)), ...every.diagnostics.filter(isCount)].sort(compareDiagnostics);
+  return { load: { ...changed, diagnostics }, counted: countedScopes(every.policies.map((policy2) => policy2.key), counting) };
+}
+function countedScopes(keys, rules) {
+  const { compiled: compiled2 } = compileRules(rules.filter((rule) => (rule.level ?? "error") === "error"));
+  return keys.filter((key) => compiled2.some((rule) => ruleApplies(rule, key))).sort();
+}
+
+// src/reconcile/desired.ts
+function policyOf(scope) {
+  return "pruned" in scope ? scope.pruned : scope;
+}
+var NothingPlanned = class extends Error {
+  constructor(load) {
+    super("nothing was planned");
+    this.load = load;
+    this.name = "NothingPlanned";
+  }
+  load;
+};
+function planRequest(options) {
+  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const inShard2 = inShardOf(shard);
+  const inTargets = inTargetsOf(targets);
+  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy2) => inShard2(policy2) && inTargets(policy2) };
+}
+function pruneRequest(options) {
+  if (options.onlyExpired === true) return { history: false };
+  const chosen = options.settings.prune;
+  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== void 0 || chosen === true) {
+    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
+  }
+  return { history: false };
+}
+function desiredScopes(options, request2) {
+  let result2;
+  const stop = {};
+  async function* scopes() {
+    result2 = yield* scopesToPlan(options, request2, stop);
+  }
+  const loaded = () => {
+    if (result2 === void 0) throw new Error("the scopes to plan were not all read");
+    return result2;
+  };
+  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [] };
+}
+async function* scopesToPlan(options, request2, stop) {
+  const declared = /* @__PURE__ */ new Set();
+  const held = options.checkBeforeRead ? [] : void 0;
+  const load = yield* loadedScopes(options, request2, { declared, held, stop });
+  if (held) load.diagnostics.push(...yield* checkedScopes(held, load, options));
+  const pruneDiagnostics = yield* prunedScopes(options, request2, declared, stop);
+  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
+}
+async function* loadedScopes(options, request2, into) {
+  const loading = policyBatches2(options, into.stop);
+  const batches = {
+    next: async () => {
+      try {
+        return await loading.next();
+      } catch (error4) {
+        into.stop.rest = void 0;
+        throw error4;
+      }
+    }
+  };
+  const kept = [];
+  let next = await batches.next();
+  into.stop.rest = () => loadEnd(batches, kept, options);
+  for (; !next.done; next = await batches.next()) {
+    const { policies, warnings, failed } = next.value;
+    if (warnings.length > 0) kept.push(...await handOver(warnings, options));
+    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
+    for (const policy2 of policies) {
+      into.declared.add(policy2.key);
+      if (!request2.inPlan(policy2)) continue;
+      if (into.held) into.held.push(policy2);
+      else yield policy2;
+    }
+  }
+  into.stop.rest = void 0;
+  const end = await finishLoad(next.value, kept, options);
+  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
+  return end.load;
+}
+async function* policyBatches2(options, stop) {
+  const { base: cwd, project: project2, roots, paths, today: today2 } = options.settings;
+  if (options.changedSince === void 0) return yield* streamPoliciesInWorker(paths, { cwd, project: project2, roots, secrets: options.secrets, ...today2 === void 0 ? {} : { today: today2 } });
+  const { load, counted } = await countOverEveryFile(await loadChangedSince(options.changedSince, paths, { cwd, project: project2, secrets: options.secrets, notice: options.onNotice }), options);
+  stop.counted = counted;
+  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
+  return load;
+}
+async function loadEnd(batches, kept, options) {
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    if (next.value.warnings.length > 0) kept.push(...await handOver(next.value.warnings, options));
+  }
+  return finishLoad(next.value, kept, options);
+}
+async function finishLoad(loaded, kept, options) {
+  const { paths, base: cwd } = options.settings;
+  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
+  const failed = load.diagnostics.some(isError);
+  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+async function* checkedScopes(held, load, options) {
+  const checked2 = await handOver(await options.checkBeforeRead(held), options);
+  if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
+  yield* held.splice(0);
+  return checked2;
+}
+async function* prunedScopes(options, request2, declared, stop) {
+  const { paths, base: cwd, project: project2 } = options.settings;
+  const context = { paths, cwd, project: project2, secrets: options.secrets };
+  const found = await findPruned(request2.prune, context, declared);
+  stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
+  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
+  const pruned = new Set(found.pruned.map((policy2) => policy2.key));
+  const seen = { has: (key) => declared.has(key) || pruned.has(key) };
+  checkTargetsMatched(request2.targets, seen);
+  checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
+  const diagnostics = await handOver(found.diagnostics, options);
+  for (const policy2 of found.pruned.filter(request2.inPlan)) yield { pruned: policy2 };
+  return diagnostics;
+}
+async function noticeUnpruned(context, declared, notice3) {
+  if (!notice3) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = firstItems(left, 5, () => ", \u2026");
+  notice3(
+    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in ${projectFileName()}) to see them cleared`
+  );
+}
+async function handOver(diagnostics, options) {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter(isError);
+}
+function isError(diagnostic) {
+  return diagnostic.severity === "error";
+}
+
+// src/history/last-applied.ts
+import path12 from "node:path";
+function readLastApplied(needed, options) {
+  return lastAppliedReader(options).read(needed);
+}
+function lastAppliedReader(options) {
+  const ahead = /* @__PURE__ */ new Map();
+  const ask = (commit, file) => {
+    let reading = ahead.get(commit);
+    if (reading === void 0) {
+      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
+      reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, options) };
+      ahead.set(commit, reading);
+    }
+    if (reading.asked.has(file)) return;
+    reading.asked.add(file);
+    const sources = reading.sources;
+    reading.stream.read(`${commit}:./${file}`, (read) => {
+      if (read.kind === "blob") sources.push({ file, text: read.bytes.toString("utf8") });
+    });
+  };
+  return {
+    need(commit, scope) {
+      if (HEX_COMMIT.test(commit)) ask(commit, scope.file);
+    },
+    async read(needed) {
+      for (const [commit, scopes] of needed) if (HEX_COMMIT.test(commit)) for (const scope of scopes) ask(commit, scope.file);
+      const read = async (commit) => {
+        const reading = ahead.get(commit);
+        if (reading === void 0) return void 0;
+        await reading.stream.close();
+        return { sources: reading.sources, project: await reading.project };
+      };
+      return collectStates(needed, options, read);
+    },
+    abandon() {
+      for (const reading of ahead.values()) reading.stream.close().catch(() => void 0);
+    }
+  };
+}
+var HEX_COMMIT = /^[0-9a-f]{40,64}$/;
+async function collectStates(needed, options, readAt) {
+  const states = /* @__PURE__ */ new Map();
+  const commitDays = /* @__PURE__ */ new Map();
+  for (const [commit, scopes] of needed) {
+    const day = scopes.every((scope) => scope.applied) ? void 0 : await commitDay(commit, options.cwd);
+    if (day !== void 0) commitDays.set(commit, day);
+    const days = [...new Set(scopes.map((scope) => scope.applied ?? day))];
+    const found = await statesAt(commit, scopes, options, days, readAt).catch(() => /* @__PURE__ */ new Map());
+    for (const [at, byKey2] of found) states.set(`${commit} ${at ?? ""}`, byKey2);
+  }
+  return (commit, key, applied) => states.get(`${commit} ${applied ?? commitDays.get(commit) ?? ""}`)?.get(key) ?? null;
+}
+async function commitDay(commit, cwd) {
+  if (!HEX_COMMIT.test(commit)) return void 0;
+  try {
+    const seconds = Number((await runGit(["show", "-s", "--format=%ct", commit], { cwd, context: "the date of the commit last applied" })).toString("utf8").trim());
+    return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1e3).toISOString().slice(0, 10) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function statesAt(commit, scopes, options, days, readAt) {
+  const byDay = /* @__PURE__ */ new Map();
+  const read = HEX_COMMIT.test(commit) ? await readAt(commit) : void 0;
+  if (read === void 0) return byDay;
+  const { sources, project: project2 } = read;
+  const first = statesOf(sources, project2, options, days[0]);
+  const all = scopes.some((scope) => !first.has(scope.key)) ? await readPolicySourcesAt(commit, options.paths, options.cwd) : [];
+  for (const day of days) byDay.set(day, new Map([...statesOf(sources, project2, options, day), ...statesOf(all, project2, options, day)]));
+  return byDay;
+}
+function statesOf(sources, project2, options, day) {
+  const { policies } = parsePolicySources(sources, { project: project2, secrets: options.secrets, ...day ? { today: day } : {} });
+  return new Map(policies.map((policy2) => [policy2.key, writtenStateOf(policy2)]));
+}
+async function projectAt(commit, options) {
+  if (!options.project.file) return {};
+  try {
+    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
+    const relative2 = path12.relative(top, options.project.file).split(path12.sep).join("/");
+    const [source] = await readFilesAt(commit, [relative2], top);
+    return source ? parseProjectSource(source, options.project.file).config : {};
+  } catch {
+    return {};
+  }
+}
+async function readFilesAt(commit, files, cwd) {
+  const sources = [];
+  const names = files.map((file) => `${commit}:./${file}`);
+  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
+    if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
+  });
+  return sources;
+}
+
+// src/history/keys-at-commit.ts
+import path13 from "node:path";
+async function readKeysAt(needed, options) {
+  const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
+  if (commits.length === 0) return () => null;
+  const project2 = projectName2(options);
+  const names = commits.flatMap((commit) => [
+    ...project2 === void 0 ? [] : [`${commit}:${project2}`],
+    ...[...new Set((needed.get(commit) ?? []).map((scope) => scope.file))].map((file) => `${commit}:./${file}`)
+  ]);
+  const texts = /* @__PURE__ */ new Map();
+  try {
+    await readBlobs(names, { cwd: options.cwd, context: "the metadata keys last applied", maxBytes: MAX_FILE_BYTES }, (name, read) => {
+      if (read.kind === "blob") texts.set(name, read.bytes.toString("utf8"));
+    });
+  } catch {
+    return () => null;
+  }
+  const keys = /* @__PURE__ */ new Map();
+  for (const commit of commits) keys.set(commit, keysOf(commit, texts, project2 === void 0 ? void 0 : texts.get(`${commit}:${project2}`), options));
+  return (commit, key) => keys.get(commit)?.get(key) ?? null;
+}
+function projectName2(options) {
+  if (!options.project.file) return void 0;
+  const relative2 = path13.relative(path13.resolve(options.cwd), options.project.file).split(path13.sep).join("/");
+  return relative2.startsWith("../") ? relative2 : `./${relative2}`;
+}
+function keysOf(commit, texts, projectText, options) {
+  const prefix = `${commit}:./`;
+  const sources = [...texts].filter(([name]) => name.startsWith(prefix)).map(([name, text]) => ({ file: name.slice(prefix.length), text }));
+  const { policies } = parsePolicySources(sources, { project: projectAt2(projectText, options), secrets: options.secrets });
+  return new Map(policies.map((policy2) => [policy2.key, Object.keys(policy2.metadata ?? {})]));
+}
+function projectAt2(text, options) {
+  if (text === void 0 || !options.project.file) return {};
+  try {
+    return parseProjectSource({ file: options.project.file, text }, options.project.file).config;
+  } catch {
+    return {};
+  }
+}
+
+// src/reconcile/make-plan.ts
+async function makePlan(options) {
+  const request2 = planRequest(options);
+  const { owner, project: project2 } = options.settings;
+  const { paths, base: cwd } = options.settings;
+  const reading = { paths, cwd, project: project2, secrets: options.secrets };
+  const lastApplied = lastAppliedReader(reading);
+  const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
+  const desired = desiredScopes(options, request2);
+  try {
+    for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
+      if ("pruned" in item) builder.addPruned(item.pruned, live);
+      else builder.add(item, live);
+    }
+  } catch (error4) {
+    lastApplied.abandon();
+    if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
+    const rest = await desired.restOfLoad();
+    if (rest?.failed) return { plan: null, load: rest.load };
+    throw error4;
+  }
+  builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
+  ancestry.catch(() => void 0);
+  const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
+  const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);
+  const outside = desired.declaredOutside();
+  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
+  refuseOwnedElsewhere(plan2, options.takeOwnership);
+  refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
+  plan2.context = contextOf2(plan2, options);
+  return { plan: plan2, load: desired.loaded() };
+}
+async function withCounted(plan2, counted, options) {
+  if (!plan2.census || counted.length === 0) return plan2;
+  const read = new Set([...plan2.scopes, ...plan2.notManagedHere, ...plan2.census].map((scope) => scope.key));
+  const unread = counted.filter((key) => !read.has(key));
+  if (unread.length === 0) return plan2;
+  const live = await readLiveState(options.client, unread.map(splitScopeKey), { mode: options.settings.read });
+  const census = [...plan2.census, ...unread.map((key) => censusEntry(key, live.get(key)))].sort((a, b) => compareScopeKeys(a.key, b.key));
+  return { ...plan2, census };
+}
+function contextOf2(plan2, options) {
+  const { settings, takeOwnership } = options;
+  const taken = plan2.changes.map((change) => change.key).filter((key) => takeOwnership?.has(key) === true);
+  const context = { projectRecord: settings.projectRecord ?? null, limits: settings.limits ?? {}, project: settings.project, today: settings.today ?? plan2.createdAt.slice(0, 10), head: settings.head };
+  return planContextOf(context, taken);
+}
+function nothingPlannedMessage(load) {
+  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
+}
+
 // src/output/redacted-plan.ts
 function markEchoedSecrets(plan2) {
   if (!hasOutputSecrets()) return plan2;
@@ -54651,159 +53844,631 @@ function markEchoedSecrets(plan2) {
   return marked;
 }
 
-// src/commands/after-run.ts
-var hooks = [];
-async function runAfterPlan(outcome) {
-  for (const hook of [...hooks]) if (hook.afterPlan) await guarded(hook, () => hook.afterPlan?.(outcome));
+// src/service/retry.ts
+var RETRY_STATUSES = /* @__PURE__ */ new Set([
+  429,
+  // Too Many Requests: wait for Retry-After
+  500,
+  // Internal Server Error: possibly transient; safe because every call is idempotent
+  502,
+  // Bad Gateway: a proxy lost the upstream
+  503,
+  // Service Unavailable: overloaded or deploying
+  504
+  // Gateway Timeout
+]);
+var RETRY_ERROR_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  // the peer reset the connection
+  "ECONNREFUSED",
+  // nothing listening (yet): a restarting service
+  "EPIPE",
+  // wrote to a socket the peer had closed
+  "ETIMEDOUT",
+  // the OS gave up connecting
+  "EAI_AGAIN",
+  // temporary DNS failure
+  "UND_ERR_SOCKET",
+  // socket closed before the response was complete (also a truncated body)
+  "UND_ERR_CLOSED",
+  // a keep-alive connection closed under the request
+  "UND_ERR_CONNECT_TIMEOUT",
+  // no connection within the connect timeout
+  "UND_ERR_HEADERS_TIMEOUT",
+  // no response headers within the request timeout
+  "UND_ERR_BODY_TIMEOUT",
+  // the body stalled longer than the request timeout
+  "AUTOJOIN_REQUEST_DEADLINE",
+  // the attempt passed its total deadline (deadline.ts)
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
+  // body shorter than its Content-Length
+]);
+var DEFAULT_RETRY_POLICY = {
+  maxRetries: 4,
+  minDelayMs: 250,
+  maxDelayMs: 8e3,
+  maxTotalMs: 6e4,
+  statuses: RETRY_STATUSES,
+  errorCodes: RETRY_ERROR_CODES
+};
+function retryDelayMs(failure, policy2, random) {
+  if (failure.attempt > policy2.maxRetries) return null;
+  const retryable = failure.status !== void 0 ? policy2.statuses.has(failure.status) : policy2.errorCodes.has(failure.code ?? "");
+  if (!retryable) return null;
+  const backoff = quickFirstRetry(failure) ? policy2.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy2.maxDelayMs, policy2.minDelayMs * 2 ** (failure.attempt - 1));
+  const jittered = backoff / 2 + backoff / 2 * random;
+  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
+  return failure.elapsedMs + delay > policy2.maxTotalMs ? null : Math.round(delay);
 }
-async function runAfterApply(outcome) {
-  for (const hook of [...hooks]) if (hook.afterApply) await guarded(hook, () => hook.afterApply?.(outcome));
+var QUICK_RETRY_DIVISOR = 8;
+function quickFirstRetry(failure) {
+  return failure.status === 429 && failure.retryAfter === void 0 && failure.attempt === 1;
 }
-async function guarded(hook, step) {
-  try {
-    await step();
-  } catch (error4) {
-    log().warn(`the after-run step ${hook.name} failed: ${error4 instanceof Error ? error4.message : String(error4)}`);
+function parseRetryAfterMs(value, now = Date.now()) {
+  const text = value?.trim() ?? "";
+  if (text === "") return void 0;
+  if (/^\d+$/u.test(text)) return Number(text) * 1e3;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+}
+
+// src/service/undici-parts.ts
+var import_agent = __toESM(require_agent2(), 1);
+var import_dispatcher = __toESM(require_dispatcher2(), 1);
+var import_env_http_proxy_agent = __toESM(require_env_http_proxy_agent2(), 1);
+var import_api = __toESM(require_api2(), 1);
+var import_retry = __toESM(require_retry2(), 1);
+Object.assign(import_dispatcher.default.prototype, import_api.default);
+
+// src/service/deadline.ts
+var DEADLINE_CODE = "AUTOJOIN_REQUEST_DEADLINE";
+function deadline(ms) {
+  return (dispatch) => (opts, handler) => dispatch(opts, new DeadlineHandler(handler, ms));
+}
+var DeadlineHandler = class {
+  constructor(next, ms) {
+    this.next = next;
+    this.ms = ms;
   }
-}
-function reportExitCode(report) {
-  return report.failed.length > 0 || report.skipped.length > 0 ? ExitCode2.error : ExitCode2.ok;
-}
-
-// src/commands/plan-command.ts
-async function planCommand(command) {
-  const { context, ...request2 } = command;
-  const made = await makePlan({ ...request2, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
-  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
-}
-function planExitCode(plan2) {
-  return plan2.changes.length > 0 || plan2.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
-}
-function planVerdict(plan2, context, takeOwnership) {
-  const rules = plan2.context?.rules ?? context.project.rules;
-  const taken = takeOwnership ?? new Set(plan2.context?.takeOwnership ?? []);
-  return verdictOf(plan2, { limits: plan2.context?.limits ?? context.limits, rules, today: plan2.context?.today ?? context.today, takeOwnership: taken });
-}
-async function concludePlan(plan2, context, takeOwnership) {
-  const outcome = { command: "plan", plan: plan2, verdict: planVerdict(plan2, context, takeOwnership), exitCode: planExitCode(plan2), context };
-  await runAfterPlan(outcome);
-  return outcome;
-}
-
-// src/action/findings.ts
-function planFacts(plan2) {
-  const driftCount = plan2.changes.filter((change) => change.origin !== void 0).length + plan2.drift.length;
-  return { driftCount, counts: summarize(plan2) };
-}
-async function writeSarifFile(diagnostics, where2, context) {
-  const dir = join5(context.runnerTemp, "autojoin-sync");
-  await mkdir3(dir, { recursive: true });
-  const file = join5(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.sarif`);
-  const named = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve4(where2.base, d.file)) }));
-  await writeOutputFile(file, renderSarif(named, { version: VERSION }));
-  return file;
-}
-
-// src/action/plan-file.ts
-import { mkdir as mkdir4 } from "node:fs/promises";
-import { join as join6 } from "node:path";
-async function writePlanFile(plan2, context, suffix) {
-  const dir = join6(context.runnerTemp, "autojoin-sync");
-  await mkdir4(dir, { recursive: true });
-  const name = [context.stepId, suffix].filter(Boolean).join("-");
-  const file = join6(dir, `plan-${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
-  const written = await writeOutputFile(file, serializePlan(plan2));
-  return { file, sha256: planDigest(Buffer.from(written, "utf8")) };
-}
-
-// src/commands/apply-command.ts
-async function applyCommand(command) {
-  const { context } = command;
-  const allowBehind = parseAllowBehind(command.allowBehind);
-  const verdict = applyVerdict(command, allowBehind);
-  const after = (decided, report2, exitCode) => runAfterApply({ command: "apply", plan: command.plan, verdict: decided, report: report2, exitCode, saved: command.saved, context });
-  if (verdict.refusals.length > 0) {
-    await after(verdict, null, verdict.exitCode);
-    refuseOn(verdict);
+  next;
+  ms;
+  timer;
+  settled = false;
+  onRequestStart(controller, context) {
+    this.timer = setTimeout(() => this.expire(controller), this.ms);
+    this.next.onRequestStart?.(controller, context);
   }
-  let report;
-  try {
-    report = await writeAfterChecks(command, allowBehind);
-  } catch (error4) {
-    const refusals = refusalsOfError(error4);
-    if (refusals && refusals.length > 0) await after({ refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.error }, null, refusals[0]?.exitCode ?? ExitCode2.error);
-    throw error4;
+  onResponseStart(controller, status, headers2, statusMessage) {
+    if (!this.settled) this.next.onResponseStart?.(controller, status, headers2, statusMessage);
   }
-  await after(verdict, report, reportExitCode(report));
-  return report;
-}
-function writeAfterChecks(command, allowBehind) {
-  const { context } = command;
-  return applyPlan({
-    client: command.client,
-    plan: command.plan,
-    ...command.wholePlan === void 0 ? {} : { wholePlan: command.wholePlan },
-    settings: context,
-    // Every list written passes the rules and domain checks; a saved plan's entries that expired since are stale.
-    rules: context.project.rules,
-    policyPlace: context,
-    applied: context.today,
-    ...command.target === void 0 ? {} : { target: command.target },
-    verifyFingerprints: command.saved,
-    takeOwnership: command.takeOwnership,
-    allowBehind,
-    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
-    owner: context.owner,
-    // The applying checkout's HEAD, resolved once with the context: the markers name it.
-    ...context.head === void 0 ? {} : { commit: context.head },
-    ...command.onNotice ? { onNotice: command.onNotice } : {},
-    ...command.confirm ? { confirm: command.confirm } : {},
-    ...command.onProgress ? { onProgress: command.onProgress } : {},
-    ...command.signal ? { signal: command.signal } : {}
-  });
-}
-function applyVerdict(command, allowBehind) {
-  const { context } = command;
-  const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
-  return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
+  onResponseData(controller, chunk) {
+    if (!this.settled) this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error4) {
+    if (this.settle()) this.next.onResponseError?.(controller, error4);
+  }
+  /**
+   * The error is handed on before the attempt is aborted: undici's retry handler never repeats
+   * a request whose controller is aborted, and a deadline is worth a retry like any timeout.
+   */
+  expire(controller) {
+    if (!this.settle()) return;
+    const error4 = deadlineError(this.ms);
+    this.next.onResponseError?.(controller, error4);
+    controller.abort(error4);
+  }
+  /** @returns true the first time: exactly one of end, error and expiry goes on. */
+  settle() {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    return true;
+  }
+};
+function deadlineError(ms) {
+  const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint("requestTimeout")} or AUTOJOIN_REQUEST_TIMEOUT)`;
+  return Object.assign(new Error(message), { code: DEADLINE_CODE });
 }
 
-// src/commands/validate-command.ts
-import path12 from "node:path";
-var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
-async function validateCommand(command) {
-  const { context, allowNoPolicies } = command;
-  const projectFindings = command.projectFindings ?? [];
-  const loaded = hasError(projectFindings) ? null : await loadWithDns(command);
-  const load = loaded?.load ?? EMPTY_LOAD;
-  const findings = tolerateMissingPaths([...load.diagnostics, ...loaded?.overDns ?? []], allowNoPolicies);
-  const failed = hasError(projectFindings) || hasError(findings);
-  if (!failed) checkPoliciesFound(context.paths, load, context.base, allowNoPolicies);
-  const missing = findings.filter((d) => d.code === "path-not-found").map((d) => d.file);
-  return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
+// src/service/headers.ts
+function headerValue(value) {
+  return Array.isArray(value) ? value[0] : value;
 }
-async function loadWithDns(command) {
-  const { paths, base: cwd, roots, project: project2, secrets } = command.context;
-  const dns3 = projectsDns(command.context);
-  const load = await loadPolicies(paths, { cwd, roots, project: project2, projects: projectScopes(command.context), secrets, onChecked: dns3.onChecked });
-  return { load, overDns: await dns3.finish(load.policies) };
+function headerText(value) {
+  return Array.isArray(value) ? value.join(", ") : value;
 }
-function projectsDns(context) {
-  const { projects } = context;
-  if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
-  const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
-  if (checks.every(({ check }) => check.onChecked === void 0)) return dnsWhileLoading(null, context.base);
-  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path12.resolve(context.base, policy2.source.file)))?.check;
+
+// src/service/pacing.ts
+var DECREASE_FACTOR = 0.85;
+var PROBE_GROWTH = 0.1;
+var SLOW_FACTOR = 3;
+var SLOW_MARGIN_MS = 200;
+var SMOOTHING = 0.1;
+var MAX_PAUSE_MS = 6e4;
+var AimdWindow = class {
+  constructor(max) {
+    this.max = max;
+    this.size = max;
+  }
+  max;
+  size;
+  round = 0;
+  /** The limit a congestion signal last cut; undefined before the first. */
+  cutAt;
+  fastestMs = Number.POSITIVE_INFINITY;
+  smoothedMs;
+  /** Requests allowed in flight now: a whole number from 1 to max. */
+  get limit() {
+    return Math.max(1, Math.floor(this.size));
+  }
+  /** The round a request sent now belongs to; pass it back to {@link record}. */
+  get currentRound() {
+    return this.round;
+  }
+  /** Updates the window with the outcome of an attempt sent in round `sentIn`. */
+  record(signal, sentIn) {
+    if (signal.kind === "failed") return;
+    if (signal.kind === "throttled") {
+      this.decrease(sentIn);
+      return;
+    }
+    this.fastestMs = Math.min(this.fastestMs, signal.latencyMs);
+    this.smoothedMs = this.smoothedMs === void 0 ? signal.latencyMs : this.smoothedMs + SMOOTHING * (signal.latencyMs - this.smoothedMs);
+    if (this.smoothedMs > Math.max(SLOW_FACTOR * this.fastestMs, this.fastestMs + SLOW_MARGIN_MS)) {
+      this.decrease(sentIn);
+      return;
+    }
+    const nearCut = this.cutAt !== void 0 && Math.abs(this.size - this.cutAt) < 1;
+    this.size = Math.min(this.max, this.size + (nearCut ? PROBE_GROWTH : 1) / this.size);
+  }
+  decrease(sentIn) {
+    if (sentIn < this.round) return;
+    this.round += 1;
+    this.cutAt = this.limit;
+    this.size = Math.max(1, this.size * DECREASE_FACTOR);
+    this.smoothedMs = void 0;
+  }
+};
+function createPacer(max, now = Date.now) {
+  const window = new AimdWindow(max);
+  const waiting = [];
+  let inFlight = 0;
+  let pausedUntil = 0;
+  let timer;
+  const admit = () => {
+    const wait = pausedUntil - now();
+    if (wait > 0) {
+      timer ??= setTimeout(() => {
+        timer = void 0;
+        admit();
+      }, wait);
+      return;
+    }
+    while (waiting.length > 0 && inFlight < window.limit) waiting.shift()?.();
+  };
+  const permit = () => {
+    inFlight += 1;
+    const sentIn = window.currentRound;
+    let released = false;
+    return {
+      release(signal) {
+        if (released) return;
+        released = true;
+        inFlight -= 1;
+        window.record(signal, sentIn);
+        admit();
+      }
+    };
+  };
   return {
-    onChecked: (policy2) => checkOf(policy2)?.onChecked?.(policy2),
-    finish: async (policies) => {
-      const found = await Promise.all(checks.map(({ check }) => check.finish(policies.filter((policy2) => checkOf(policy2) === check))));
-      return found.flat().sort(compareDiagnostics);
+    acquire() {
+      return new Promise((resolve8) => {
+        waiting.push(() => resolve8(permit()));
+        admit();
+      });
+    },
+    tryAcquire: () => waiting.length > 0 || inFlight >= window.limit || pausedUntil > now() ? void 0 : permit(),
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, now() + Math.min(Math.max(0, ms), MAX_PAUSE_MS));
+      clearTimeout(timer);
+      timer = void 0;
+      admit();
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+    get limit() {
+      return window.limit;
     }
   };
 }
-function hasError(diagnostics) {
-  return diagnostics.some((d) => d.severity === "error");
+function pacingInterceptor(pacer, now = () => performance.now()) {
+  return (dispatch) => (opts, handler) => {
+    const send = (permit) => {
+      const paced = new PacedHandler(handler, permit, pacer, now);
+      try {
+        dispatch(opts, paced);
+      } catch (error4) {
+        paced.onResponseError(void 0, error4);
+      }
+    };
+    const free = pacer.tryAcquire();
+    if (free) send(free);
+    else void pacer.acquire().then(send);
+    return true;
+  };
+}
+var PacedHandler = class {
+  constructor(next, permit, pacer, now) {
+    this.next = next;
+    this.permit = permit;
+    this.pacer = pacer;
+    this.now = now;
+    this.startedAt = now();
+  }
+  next;
+  permit;
+  pacer;
+  now;
+  status = 0;
+  startedAt;
+  onRequestStart(controller, context) {
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    this.status = status;
+    const retryAfter = parseRetryAfterMs(headerValue(headers2["retry-after"]));
+    if (retryAfter !== void 0 && (status === 429 || status === 503)) this.pacer.pause(retryAfter);
+    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "answer", latencyMs: this.now() - this.startedAt });
+    this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error4) {
+    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "failed" });
+    this.next.onResponseError?.(controller, error4);
+  }
+};
+
+// src/service/trace.ts
+function traceRequests(hook) {
+  return (dispatch) => (opts, handler) => {
+    const trace = opts.trace;
+    if (!hook || !trace) return dispatch(opts, handler);
+    trace.attempts += 1;
+    const base = { method: trace.method, path: trace.path, retry: trace.attempts - 1 };
+    const startedAt = performance.now();
+    const report = (result2) => {
+      try {
+        hook({ ...base, ...result2, ms: performance.now() - startedAt });
+      } catch {
+      }
+    };
+    return dispatch(opts, new TracingHandler(handler, report));
+  };
+}
+var TracingHandler = class {
+  constructor(next, report) {
+    this.next = next;
+    this.report = report;
+  }
+  next;
+  report;
+  status;
+  onRequestStart(controller, context) {
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    this.status = status;
+    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    this.report({ status: this.status });
+    this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error4) {
+    const code = error4.code;
+    this.report(this.status !== void 0 ? { status: this.status } : { error: typeof code === "string" ? code : error4.name });
+    this.next.onResponseError?.(controller, error4);
+  }
+};
+
+// src/service/tls.ts
+var UNKNOWN_CA = /* @__PURE__ */ new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_UNTRUSTED"
+]);
+var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_REVOKED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "HOSTNAME_MISMATCH"
+]);
+var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
+function describeTlsFailure(error4) {
+  const code = error4?.code;
+  if (typeof code !== "string") return void 0;
+  const message = error4 instanceof Error ? error4.message.split("\n")[0] : code;
+  if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
+  if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
+  return void 0;
+}
+
+// src/service/paths.ts
+var API_PREFIX = "/api/v1";
+function pathSegment(value) {
+  if (value === "") throw new Error("an empty value cannot be a path segment (scope, scopeType or preset id is empty)");
+  if (value === "." || value === "..") return value.replaceAll(".", "%2E");
+  return encodeURIComponent(value);
+}
+function listingPath(listing, ref, start) {
+  return `${API_PREFIX}/invitations/${listing}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
+}
+function autojoinStatePath(ref) {
+  return `${API_PREFIX}/invitations/by-scope/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}/autojoin`;
+}
+var SYNC_PATH = `${API_PREFIX}/invitations/autojoin`;
+function formStylePresetPath(presetId) {
+  return `${API_PREFIX}/customer-invitation-form-style-presets/${pathSegment(presetId)}`;
+}
+var EMAIL_PRESETS_PATH = `${API_PREFIX}/customer-invitation-email-presets`;
+
+// src/service/base-url.ts
+function isLoopbackHost(hostname) {
+  if (hostname === "localhost" || hostname === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
+}
+function isLoopbackUrl(url) {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+function checkBaseUrl(url) {
+  let parsed;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
+  }
+  const shown2 = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new Error(`base URL ${shown2} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    throw new Error(`base URL ${shown2} must not have a query or a fragment`);
+  }
+  if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
+    throw new Error(
+      `base URL ${shown2} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
+    );
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new Error(`base URL ${shown2} must start with https://`);
+  }
+  parsed.pathname = withoutApiPrefix(parsed.pathname.replace(/\/+$/u, "")) || "/";
+  return parsed;
+}
+function withoutApiPrefix(pathname) {
+  return pathname.endsWith(API_PREFIX) ? pathname.slice(0, -API_PREFIX.length).replace(/\/+$/u, "") : pathname;
+}
+function baseUrlString(url) {
+  return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
+}
+function schemeOnly(url) {
+  const scheme = /^\s*([a-z][a-z0-9+.-]{0,15}:)/iu.exec(url)?.[1];
+  return scheme ? `"${scheme}//\u2026" (the rest not shown)` : "(not shown)";
+}
+
+// src/service/transport.ts
+var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
+function createTransport(options) {
+  const base = options.dispatcher ?? ownAgent(options);
+  const owned = options.dispatcher ? void 0 : base;
+  const counter = { count: 0 };
+  const pacer = createPacer(options.connections);
+  const dispatcher = base.compose(
+    countAttempts(counter),
+    traceRequests(options.onRequest),
+    deadline(options.timeoutMs),
+    wholeBody(options.maxResponseBytes),
+    // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
+    pacingInterceptor(pacer),
+    // Only statusCodes matters here (it decides which answers become retryable errors): the
+    // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
+    // and methods checks, so those are not passed.
+    (0, import_retry.default)({ throwOnError: true, statusCodes: [...options.retry.statuses] })
+  );
+  return {
+    send: (request2) => sendCall(dispatcher, options, request2),
+    get requestCount() {
+      return counter.count;
+    },
+    get inFlightLimit() {
+      return pacer.limit;
+    },
+    // A task between a throttled answer and its retry holds no permit, so it leaves its place in
+    // the window to another: what is running, plus the window's free places, up to `connections`.
+    poolWidth: (running) => Math.min(options.connections, running + Math.max(0, pacer.limit - pacer.inFlight - pacer.waiting)),
+    close: async () => {
+      await owned?.close();
+    }
+  };
+}
+function ownAgent(options) {
+  const pool = { connections: options.connections, pipelining: 1 };
+  const direct = options.proxyFromEnv === false || isLoopbackUrl(options.origin);
+  return direct ? new import_agent.default(pool) : new import_env_http_proxy_agent.default(pool);
+}
+function countAttempts(counter) {
+  return (dispatch) => (opts, handler) => {
+    counter.count += 1;
+    return dispatch(opts, handler);
+  };
+}
+function wholeBody(maxBytes) {
+  return (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler, maxBytes));
+}
+var WholeBodyHandler = class {
+  constructor(next, maxBytes) {
+    this.next = next;
+    this.maxBytes = maxBytes;
+  }
+  next;
+  maxBytes;
+  status = 0;
+  headers = {};
+  statusMessage = "";
+  chunks = [];
+  bytes = 0;
+  onRequestStart(controller, context) {
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    Object.assign(this, { status, headers: headers2, statusMessage: statusMessage ?? "" });
+    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge3(this.maxBytes));
+  }
+  onResponseData(controller, chunk) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) controller.abort(tooLarge3(this.maxBytes));
+    else this.chunks.push(chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    const body = Buffer.concat(this.chunks);
+    try {
+      this.next.onResponseStart?.(controller, this.status, this.headers, this.statusMessage);
+      this.next.onResponseData?.(controller, body);
+      this.next.onResponseEnd?.(controller, trailers);
+    } catch (error4) {
+      if (error4 instanceof Error) Object.assign(error4, { responseBody: body });
+      this.next.onResponseError?.(controller, error4);
+    }
+  }
+  onResponseError(controller, error4) {
+    this.next.onResponseError?.(controller, error4);
+  }
+};
+function tooLarge3(maxBytes) {
+  return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
+}
+function sendCall(dispatcher, options, request2) {
+  const state = { attempts: 1 };
+  const retry = retryDecider(options.retry, state);
+  return new Promise((resolve8, reject) => {
+    const collector = new Collector(request2, state, resolve8, reject);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: options.origin,
+          path: request2.wirePath,
+          method: request2.method,
+          headers: request2.headers,
+          body: request2.body,
+          // The deadline interceptor bounds headers and body together; these idle timers stay as a backstop.
+          headersTimeout: 2 * options.timeoutMs,
+          bodyTimeout: 2 * options.timeoutMs,
+          retryOptions: { retry },
+          trace: { method: request2.method, path: request2.path, attempts: 0 }
+        },
+        collector
+      );
+    } catch (error4) {
+      reject(transportError(request2, error4, state.attempts));
+    }
+  });
+}
+function retryDecider(policy2, state) {
+  const startedAt = Date.now();
+  return (error4, { state: retryState }, callback) => {
+    const failure = error4;
+    const delay = retryDelayMs(
+      {
+        attempt: retryState.counter,
+        status: failure.code === "UND_ERR_REQ_RETRY" ? failure.statusCode : void 0,
+        code: failure.code,
+        retryAfter: headerValue(failure.headers?.["retry-after"]),
+        elapsedMs: Date.now() - startedAt
+      },
+      policy2,
+      Math.random()
+    );
+    state.attempts = retryState.counter + (delay === null ? 0 : 1);
+    if (delay === null) callback(error4);
+    else setTimeout(() => callback(null), delay);
+  };
+}
+var Collector = class {
+  constructor(request2, state, resolve8, reject) {
+    this.request = request2;
+    this.state = state;
+    this.resolve = resolve8;
+    this.reject = reject;
+  }
+  request;
+  state;
+  resolve;
+  reject;
+  status = 0;
+  headers = {};
+  chunks = [];
+  /** Present so undici treats this as a handler of its current (controller) interface. */
+  onRequestStart() {
+  }
+  onResponseStart(_controller, status, headers2) {
+    this.status = status;
+    this.headers = headers2;
+    this.chunks = [];
+  }
+  onResponseData(_controller, chunk) {
+    this.chunks.push(chunk);
+  }
+  onResponseEnd() {
+    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
+  }
+  onResponseError(_controller, error4) {
+    const failure = error4;
+    if (failure.code === "UND_ERR_REQ_RETRY" && failure.statusCode !== void 0) {
+      this.resolve({
+        status: failure.statusCode,
+        headers: failure.headers ?? {},
+        body: failure.responseBody ?? Buffer.alloc(0),
+        attempts: this.state.attempts
+      });
+      return;
+    }
+    this.reject(transportError(this.request, error4, this.state.attempts));
+  }
+};
+var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+function transportError(request2, error4, attempts) {
+  const code = error4.code;
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
+  const detail = describeTlsFailure(error4) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
+  return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error4 });
 }
 
 // src/notify/sign.ts
@@ -55299,7 +54964,8 @@ async function notifyAfterRun(outcome, ctx) {
     ...ctx.delivery ? { delivery: ctx.delivery } : {}
   });
   const exitCode = outcome.exitCode === ExitCode2.ok && result2.requiredFailed.length > 0 ? ExitCode2.error : outcome.exitCode;
-  return { ...result2, exitCode };
+  const failure = result2.requiredFailed.length > 0 ? `a required notification was not delivered: ${result2.requiredFailed.map((one) => `${one.to} (${one.variable})`).join(", ")}` : void 0;
+  return { ...result2, exitCode, ...failure ? { failure } : {} };
 }
 function refuseUnsendableRequired(ctx) {
   const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? ctx.context.notifyEnv, ctx.enabled);
@@ -55331,7 +54997,1687 @@ function hostOf(service) {
   }
 }
 
+// src/commands/after-run.ts
+var notificationStep = {
+  name: "notifications",
+  afterPlan: async (outcome) => {
+    if (!outcome.notify || !outcome.context || outcome.command !== "plan") return;
+    return notifyAfterRun({ command: "plan", plan: outcome.plan, exitCode: outcome.exitCode }, { ...outcome.notify, context: outcome.context });
+  },
+  afterApply: async (outcome) => {
+    if (!outcome.notify) return;
+    const { shard } = outcome.notify;
+    const told = { command: "apply", exitCode: outcome.exitCode, ...outcome.plan ? { plan: outcome.plan } : {}, ...outcome.report ? { report: outcome.report } : {}, ...outcome.error === void 0 ? {} : { error: outcome.error }, ...shard === void 0 ? {} : { shard } };
+    return notifyAfterRun(told, { ...outcome.notify, context: outcome.context });
+  }
+};
+var hooks = [notificationStep];
+async function runAfterPlan(outcome) {
+  const results = [];
+  for (const hook of [...hooks]) if (hook.afterPlan) results.push(await guarded(hook, () => hook.afterPlan?.(outcome)));
+  return combined2(outcome.exitCode, results);
+}
+async function runAfterApply(outcome) {
+  const results = [];
+  for (const hook of [...hooks]) if (hook.afterApply) results.push(await guarded(hook, () => hook.afterApply?.(outcome)));
+  return combined2(outcome.exitCode, results);
+}
+async function guarded(hook, step) {
+  try {
+    return await step() ?? {};
+  } catch (error4) {
+    log().warn(`the after-run step ${hook.name} failed: ${error4 instanceof Error ? error4.message : String(error4)}`);
+    return {};
+  }
+}
+function combined2(exitCode, results) {
+  const notifications = results.flatMap((result2) => result2.notifications ?? []);
+  const failures = results.flatMap((result2) => result2.failure ? [result2.failure] : []);
+  const failure = failures.length > 0 ? failures.join("; ") : void 0;
+  return { exitCode: exitCode === ExitCode2.ok && failure ? ExitCode2.error : exitCode, notifications, ...failure ? { failure } : {} };
+}
+function reportExitCode(report) {
+  return report.failed.length > 0 || report.skipped.length > 0 ? ExitCode2.error : ExitCode2.ok;
+}
+
+// src/apply/apply-changes.ts
+var NOT_ATTEMPTED = "not attempted: the run was interrupted";
+var IN_FLIGHT = "in flight when the run stopped: its write may or may not have been stored";
+async function applyChanges(client, plan2, options = {}) {
+  const outcomes = new Array(plan2.changes.length);
+  const started = new Array(plan2.changes.length).fill(false);
+  let done = 0;
+  const soFar = () => collectReport(plan2.changes, outcomes, started);
+  const marking = { owner: plan2.owner, commit: options.commit, applied: options.applied, notice: once(options.onNotice) };
+  await forEachBounded(
+    plan2.changes,
+    (running) => client.poolWidth(running),
+    async (change, index) => {
+      started[index] = true;
+      outcomes[index] = await applyOne(client, change, marking);
+      options.onProgress?.(++done, plan2.changes.length, soFar);
+    },
+    options.signal
+  );
+  return soFar();
+}
+async function applyOne(client, change, marking) {
+  try {
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
+    const mismatch = verifyStored(state, change.after);
+    if (mismatch) {
+      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
+    }
+    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
+  } catch (error4) {
+    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
+  }
+}
+function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
+  const body = {
+    domains: change.after,
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId
+  };
+  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
+  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest, applied: marking.applied });
+  if (change.keepMarker) body.metadata = { ...unmarkedMetadata(body.metadata), ...change.keepMarker };
+  return body;
+}
+function noMarkerNotice(change) {
+  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
+}
+function once(say) {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
+}
+function verifyStored(state, expected) {
+  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+  const wanted = comparableDomains(expected);
+  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
+  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
+}
+function listText(domains) {
+  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
+}
+function oneLine(error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  return message.split("\n", 1)[0]?.trim() || "unknown error";
+}
+function collectReport(changes, outcomes, started) {
+  const report = { applied: [], failed: [], skipped: [] };
+  changes.forEach((change, index) => {
+    const outcome = outcomes[index];
+    if (!outcome) report.skipped.push({ key: change.key, reason: started[index] ? IN_FLIGHT : NOT_ATTEMPTED });
+    else if ("applied" in outcome) report.applied.push(outcome.applied);
+    else report.failed.push(outcome.failed);
+  });
+  return report;
+}
+
+// src/commands/placed-policies.ts
+async function placedPolicies(context) {
+  const where2 = { cwd: context.base, roots: context.roots, project: context.project, projects: projectScopes(context) };
+  const load = await loadPolicies(context.paths, { ...where2, secrets: context.secrets, entries: true, rules: false });
+  const errors = load.diagnostics.filter((d) => d.severity === "error");
+  return errors.length > 0 ? { policies: [], errors } : { policies: load.policies, errors: [] };
+}
+
+// src/commands/run-projects.ts
+function combineExitCodes(codes) {
+  for (const code of [ExitCode2.error, ExitCode2.unsafe, ExitCode2.stalePlan, ExitCode2.changesPending]) if (codes.includes(code)) return code;
+  return ExitCode2.ok;
+}
+function manyProjects(context) {
+  return context.perProject !== void 0 && context.perProject.length > 1;
+}
+function planProjectOf(context, plan2) {
+  const project2 = context.projects[0];
+  return {
+    name: project2?.name ?? ".",
+    projectFile: context.projectRecord,
+    root: project2 === void 0 ? "." : relativePosix(context.base, project2.dir) || ".",
+    owner: context.owner,
+    limits: plan2.context?.limits ?? context.limits,
+    rules: plan2.context?.rules ?? [...context.project.rules ?? []],
+    takeOwnership: plan2.context?.takeOwnership ?? []
+  };
+}
+async function planProjects(contexts, planOne) {
+  const settled = await Promise.allSettled(contexts.map((context) => planOne(context)));
+  const failed = settled.findIndex((one) => one.status === "rejected");
+  if (failed >= 0) throw namedError(settled[failed].reason, contexts[failed]);
+  const made = settled.map((one) => one.value);
+  const load = joinLoads(made.map((one) => one.load));
+  if (made.some((one) => one.plan === null)) return { plan: null, load };
+  const twice = await declaredTwice(contexts, made.map((one) => one.plan));
+  if (twice.length > 0) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...twice] } };
+  const plan2 = joinPlans(made.map((one, index) => ({ project: planProjectOf(contexts[index], one.plan), plan: one.plan })));
+  return { plan: plan2, load };
+}
+async function declaredTwice(contexts, plans) {
+  const seen = /* @__PURE__ */ new Map();
+  const twice = /* @__PURE__ */ new Set();
+  plans.forEach((plan2, index) => {
+    for (const { key } of plan2.scopes) {
+      const other = seen.get(key);
+      if (other !== void 0 && other !== index) twice.add(key);
+      seen.set(key, index);
+    }
+  });
+  if (twice.size === 0) return [];
+  const declarations = (await Promise.all(contexts.map((context) => placedPolicies(context)))).flatMap((one) => one.policies).filter((policy2) => twice.has(policy2.key));
+  return duplicateScopeDiagnostics(declarations.map((policy2) => ({ key: policy2.key, source: policy2.source })));
+}
+function joinLoads(loads) {
+  return {
+    policies: loads.flatMap((load) => load.policies),
+    policyCount: loads.reduce((sum, load) => sum + load.policyCount, 0),
+    diagnostics: loads.flatMap((load) => load.diagnostics),
+    files: loads.flatMap((load) => load.files).sort()
+  };
+}
+function namedError(error4, context) {
+  const name = context?.projects[0]?.name;
+  if (name === void 0 || !(error4 instanceof Error) || error4.message.startsWith(`${name}: `)) return error4;
+  error4.message = `${name}: ${error4.message}`;
+  return error4;
+}
+function projectsVerdict(plan2, verdictOne) {
+  const refusals = [];
+  const codes = [];
+  for (const { project: project2, plan: part } of splitPlan(plan2)) {
+    const verdict = verdictOne(part, project2);
+    codes.push(verdict.exitCode);
+    refusals.push(...verdict.refusals.map((refusal) => named(refusal, project2.name)));
+  }
+  const exitCode = combineExitCodes(codes);
+  const first = refusals.findIndex((refusal) => refusal.exitCode === exitCode);
+  if (first > 0) refusals.unshift(...refusals.splice(first, 1));
+  return { refusals, exitCode };
+}
+function named(refusal, project2) {
+  const message = refusal.message.startsWith(`${project2}: `) ? refusal.message : `${project2}: ${refusal.message}`;
+  if (!refusal.error.message.startsWith(`${project2}: `)) refusal.error.message = `${project2}: ${refusal.error.message}`;
+  return { ...refusal, message };
+}
+async function applyProjects(plan2, contexts, options) {
+  const parts = splitPlan(plan2).map((part) => ({ ...part, context: contexts.find((context) => context.projects[0]?.name === part.project.name) }));
+  const missing = parts.find((part) => part.context === void 0);
+  if (missing) throw new Error(`${missing.project.name}: the plan's project is not one of this run's`);
+  const barrier = allChecked(parts.length, options.confirm);
+  const done = parts.map(() => 0);
+  const total = parts.reduce((sum, part) => sum + part.plan.changes.length, 0);
+  const soFars = parts.map((part) => () => ({ applied: [], failed: [], skipped: part.plan.changes.map((change) => ({ key: change.key, reason: NOT_ATTEMPTED })) }));
+  const soFar = () => joinReports(soFars.map((one) => one()));
+  const settled = await Promise.allSettled(
+    parts.map(async (part, index) => {
+      try {
+        return await options.applyOne(part.plan, part.context, barrier.arrive, (count2, _total, partSoFar) => {
+          done[index] = count2;
+          soFars[index] = partSoFar;
+          options.onProgress?.(done.reduce((sum, one) => sum + one, 0), total, soFar);
+        });
+      } catch (error4) {
+        barrier.fail(error4);
+        throw namedError(error4, part.context);
+      }
+    })
+  );
+  const failed = settled.find((one) => one.status === "rejected" && !(one.reason instanceof BarrierFailed));
+  if (failed) throw failed.reason;
+  return joinReports(settled.map((one) => one.value));
+}
+function joinReports(reports) {
+  return { applied: reports.flatMap((one) => one.applied), failed: reports.flatMap((one) => one.failed), skipped: reports.flatMap((one) => one.skipped) };
+}
+var BarrierFailed = class extends Error {
+};
+function allChecked(count2, confirm) {
+  let arrived = 0;
+  let settle2;
+  const all = new Promise((resolve8, reject) => {
+    settle2 = { resolve: resolve8, reject };
+  });
+  all.catch(() => void 0);
+  let confirmed;
+  return {
+    arrive: () => {
+      arrived += 1;
+      if (arrived === count2) settle2?.resolve();
+      confirmed ??= all.then(() => confirm?.());
+      return confirmed;
+    },
+    fail: () => settle2?.reject(new BarrierFailed("another project of the run was refused"))
+  };
+}
+
+// src/commands/plan-command.ts
+async function planCommand(command) {
+  const { context, notify: notify2, ...request2 } = command;
+  if (manyProjects(context)) {
+    const joined = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }));
+    return joined.plan ? { plan: joined.plan, load: joined.load } : { plan: null, load: joined.load, headline: nothingPlannedMessage(joined.load) };
+  }
+  if (notify2) refuseUnsendableRequired({ context, ...notify2 });
+  const made = await makePlan({ ...request2, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
+  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : { plan: null, load: made.load, headline: nothingPlannedMessage(made.load) };
+}
+function planExitCode(plan2) {
+  return plan2.changes.length > 0 || plan2.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+}
+function planVerdict(plan2, context, takeOwnership) {
+  if (plan2.projects !== void 0) return projectsVerdict(plan2, (part) => planVerdict(part, context, takeOwnership));
+  const rules = plan2.context?.rules ?? context.project.rules;
+  const taken = takeOwnership ?? new Set(plan2.context?.takeOwnership ?? []);
+  return verdictOf(plan2, { limits: plan2.context?.limits ?? context.limits, rules, today: plan2.context?.today ?? context.today, takeOwnership: taken });
+}
+async function concludePlan(plan2, context, takeOwnership, request2 = {}) {
+  const exitCode = request2.detailedExitcode === false ? ExitCode2.ok : planExitCode(plan2);
+  const outcome = { command: "plan", plan: plan2, verdict: planVerdict(plan2, context, takeOwnership), exitCode, context, ...request2.notify ? { notify: request2.notify } : {} };
+  await request2.show?.(outcome);
+  return { ...outcome, ...await runAfterPlan(outcome) };
+}
+
+// src/action/findings.ts
+function planFacts(plan2) {
+  const driftCount = plan2.changes.filter((change) => change.origin !== void 0).length + plan2.drift.length;
+  return { driftCount, counts: planCounts(plan2) };
+}
+async function writeSarifFile(diagnostics, where2, context) {
+  const dir = join4(context.runnerTemp, "autojoin-sync");
+  await mkdir2(dir, { recursive: true });
+  const file = join4(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.sarif`);
+  const named2 = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve3(where2.base, d.file)) }));
+  await writeOutputFile(file, renderSarif(named2, { version: VERSION }));
+  return file;
+}
+
+// src/action/plan-file.ts
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+async function writePlanFile(plan2, context, suffix) {
+  const dir = join5(context.runnerTemp, "autojoin-sync");
+  await mkdir3(dir, { recursive: true });
+  const name = [context.stepId, suffix].filter(Boolean).join("-");
+  const file = join5(dir, `plan-${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  return { file, sha256: await writePlanCommand(file, plan2) };
+}
+
+// src/action/summary-markdown.ts
+var SUMMARY_MAX_CHARS = 5e5;
+function planTitle(paths, verb = "plan") {
+  const whole = paths.length === 1 && paths[0] === ".";
+  return whole ? `autojoin-sync ${verb}` : `autojoin-sync ${verb}: ${paths.map(escapeMarkdown).join(", ")}`;
+}
+function commentFooter(marker, runUrl) {
+  const where2 = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
+  return `<sub>Full plan and plan JSON: ${where2}.</sub>
+${marker}`;
+}
+function diagnosticsMarkdown(title, headline, diagnostics, maxChars, counted = []) {
+  const head = `### ${title}
+
+:x: **${escapeMarkdown(headline)}**
+`;
+  if (diagnostics.length === 0) return head;
+  const all = [...diagnostics.map(formatDiagnostic), ...counted];
+  const fence = fenceFor(all.join("\n"));
+  let budget = maxChars - head.length - 2 * fence.length - 120;
+  const shown2 = [];
+  for (const line of all) {
+    if (line.length + 1 > budget) break;
+    shown2.push(line);
+    budget -= line.length + 1;
+  }
+  const more = all.length - shown2.length;
+  const note = more > 0 ? `
+_${more} more not shown here; the step log lists them all._
+` : "";
+  return `${head}
+${fence}text
+${shown2.join("\n")}
+${fence}
+${note}`;
+}
+
+// src/reconcile/expired-since-plan.ts
+async function refuseExpiredSincePlan(plan2, place, day) {
+  const planDay = plan2.createdAt.slice(0, 10);
+  if (!(day > planDay)) return;
+  const covered = new Set(plan2.scopes.map((scope) => scope.key));
+  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, today: day, rules: false });
+  const expired = policies.filter((policy2) => covered.has(policy2.key)).flatMap((policy2) => (policy2.expired ?? []).filter((entry) => entry.expires >= planDay).map((entry) => ({ key: policy2.key, ...entry })));
+  if (expired.length > 0) throw new ExpiredSincePlanError(expired, planDay, day);
+}
+
+// src/reconcile/apply-plan.ts
+async function applyPlan(options) {
+  const { client, plan: plan2 } = options;
+  if (options.verifyFingerprints) refuseSavedTakeOver(plan2, options.takeOwnership);
+  const day = options.applied ?? options.settings.today;
+  if (options.verifyFingerprints) {
+    const history = { where: options.history ?? { base: "." }, allowBehind: options.allowBehind ?? [] };
+    const live = await checkSavedPlanCurrent(client, plan2, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    const whole = options.wholePlan ?? plan2;
+    const census = whole.census ? await liveCensus(client, whole.census, live, options.settings.read) : censusOf(live);
+    const counted = census === null ? [] : writeProblems(whole.census ? whole.changes : plan2.changes, options.rules, day, census).filter((problem) => problem.check === "rule-max-scopes");
+    if (counted.length > 0) throw new WriteCheckError(counted);
+    if (options.policyPlace) await refuseExpiredSincePlan(plan2, options.policyPlace, day);
+  }
+  await options.confirm?.();
+  if (plan2.changes.length === 0) return { applied: [], failed: [], skipped: [] };
+  return applyChanges(client, plan2, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}
+async function liveCensus(client, census, read, mode) {
+  const unread = census.filter((entry) => !read.has(entry.key));
+  const again = unread.length === 0 ? /* @__PURE__ */ new Map() : await readLiveState(client, unread.map(({ key }) => splitScopeKey(key)), { mode });
+  const now = (key) => read.get(key) ?? again.get(key);
+  if (census.every(({ key, fingerprint: saved }) => fingerprint(now(key)) === saved)) return null;
+  return domainCensus(census.map(({ key }) => censusEntry(key, now(key))));
+}
+function censusOf(live) {
+  const census = /* @__PURE__ */ new Map();
+  for (const [key, scope] of live) if (scope.autojoin) countLive(census, key, scope.domains);
+  return census;
+}
+
+// src/commands/run-projects-apply.ts
+function contextOf3(context, name) {
+  const found = context.perProject?.find((one) => one.projects[0]?.name === name);
+  if (found === void 0) throw new Error(`${name}: the plan's project is not one of this run's; make the plan again here`);
+  return found;
+}
+function projectsApplyVerdict(command, allowBehind, verdictOne) {
+  return projectsVerdict(command.plan, (part, project2) => verdictOne({ context: contextOf3(command.context, project2.name), plan: part, saved: command.saved, takeOwnership: command.takeOwnership }, allowBehind));
+}
+function applyEachProject(command, allowBehind, writeOne) {
+  const { wholePlan: _whole, confirm, onProgress, ...rest } = command;
+  return applyProjects(command.plan, command.context.perProject ?? [], {
+    applyOne: (part, context, arrived, progress) => writeOne({ ...rest, context, plan: part, confirm: arrived, onProgress: progress }, allowBehind),
+    ...confirm ? { confirm } : {},
+    ...onProgress ? { onProgress } : {}
+  });
+}
+
+// src/commands/apply-command.ts
+async function applyDecided(command) {
+  const allowBehind = parseAllowBehind(command.allowBehind);
+  const verdict = applyVerdict(command, allowBehind);
+  const first = verdict.refusals[0];
+  if (first) return { verdict, report: null, error: first.error };
+  try {
+    return { verdict, report: await writeAfterChecks(command, allowBehind) };
+  } catch (error4) {
+    const refusals = refusalsOfError(error4);
+    const told = refusals && refusals.length > 0 ? { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.error } : verdict;
+    return { verdict: told, report: null, error: error4 };
+  }
+}
+function writeAfterChecks(command, allowBehind) {
+  const { context } = command;
+  if (command.plan.projects !== void 0 && manyProjects(context)) return applyEachProject(command, allowBehind, writeAfterChecks);
+  return applyPlan({
+    client: command.client,
+    plan: command.plan,
+    ...command.wholePlan === void 0 ? {} : { wholePlan: command.wholePlan },
+    settings: context,
+    // Every list written passes the rules and domain checks; a saved plan's entries that expired since are stale.
+    rules: context.project.rules,
+    policyPlace: context,
+    applied: context.today,
+    ...command.target === void 0 ? {} : { target: command.target },
+    verifyFingerprints: command.saved,
+    takeOwnership: command.takeOwnership,
+    allowBehind,
+    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
+    owner: context.owner,
+    // The applying checkout's HEAD, resolved once with the context: the markers name it.
+    ...context.head === void 0 ? {} : { commit: context.head },
+    ...command.onNotice ? { onNotice: command.onNotice } : {},
+    ...command.confirm ? { confirm: command.confirm } : {},
+    ...command.onProgress ? { onProgress: command.onProgress } : {},
+    ...command.signal ? { signal: command.signal } : {}
+  });
+}
+function applyVerdict(command, allowBehind) {
+  const { context } = command;
+  if (command.plan.projects !== void 0 && manyProjects(context)) return projectsApplyVerdict(command, allowBehind, applyVerdict);
+  const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
+  return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
+}
+
+// src/commands/apply-request.ts
+async function applyRequestCommand(request2) {
+  const { context, notify: notify2 } = request2;
+  refuseUnsendableRequired({ context, enabled: notify2.enabled, ...notify2.env ? { env: notify2.env } : {} });
+  let planned;
+  let outcome;
+  try {
+    planned = await request2.planned();
+    outcome = await applyPlanned(request2, planned);
+  } catch (error4) {
+    outcome = await stopped(request2, error4, planned?.plan ?? void 0);
+  }
+  const after = await runAfterApply(outcome);
+  return { ...outcome, ...after, ...planned && !planned.plan ? { load: planned.load, headline: planned.headline } : {} };
+}
+async function applyPlanned(request2, planned) {
+  if (!planned.plan) return stopped(request2, new RunError(planned.headline), void 0);
+  const { plan: plan2, whole } = planned;
+  await request2.view?.onPlan?.(plan2);
+  const decided = await applyDecided({ ...request2, plan: plan2, wholePlan: whole });
+  if (decided.error !== void 0 || !decided.report) return stopped(request2, decided.error, plan2, decided.verdict);
+  await request2.view?.onReport?.(decided.report, plan2);
+  return { command: "apply", plan: plan2, verdict: decided.verdict, report: decided.report, exitCode: reportExitCode(decided.report), saved: request2.saved, context: request2.context, notify: request2.notify };
+}
+async function stopped(request2, error4, plan2, verdict) {
+  await request2.view?.onStopped?.(error4, plan2);
+  const exitCode = exitCodeOf(error4);
+  return { command: "apply", ...plan2 ? { plan: plan2 } : {}, verdict: verdict ?? { refusals: [], exitCode }, report: null, error: error4, exitCode, saved: request2.saved, context: request2.context, notify: request2.notify };
+}
+
 // src/action/steps.ts
+import { resolve as resolve5 } from "node:path";
+
+// src/action/github-api.ts
+function repoPath(target) {
+  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
+}
+var GitHubApiError = class extends Error {
+  constructor(method, path16, status, detail, options) {
+    super(`[${method}] ${path16}: ${status ?? "request failed"} ${detail}`.trim(), options);
+    this.method = method;
+    this.path = path16;
+    this.status = status;
+    this.name = "GitHubApiError";
+  }
+  method;
+  path;
+  status;
+};
+function nextPagePath(link2, apiUrl) {
+  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
+  if (!match?.[1]) return void 0;
+  const url = new URL(match[1], apiUrl);
+  const api2 = new URL(apiUrl);
+  if (url.origin !== api2.origin) return void 0;
+  const prefix = api2.pathname.replace(/\/$/, "");
+  return url.pathname.slice(prefix.length) + url.search;
+}
+async function request(target, method, path16, body) {
+  return (await requestWithLink(target, method, path16, body)).data;
+}
+async function requestWithLink(target, method, path16, body) {
+  const fetchImpl = target.fetch ?? globalThis.fetch;
+  const shownPath3 = path16.split("?")[0] ?? path16;
+  let response;
+  try {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path16}`, {
+      method,
+      headers: headers(target.token, body !== void 0),
+      // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
+      body: body === void 0 ? void 0 : outboundJson(body),
+      signal: AbortSignal.timeout(3e4)
+    });
+  } catch (error4) {
+    throw new GitHubApiError(method, shownPath3, void 0, error4 instanceof Error ? error4.message : String(error4), { cause: error4 });
+  }
+  const text = await response.text();
+  if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
+  return { data: text ? parseAnswer(text, method, shownPath3, response) : null, link: response.headers.get("link") };
+}
+function parseAnswer(text, method, path16, response) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new GitHubApiError(method, path16, response.status, `the answer is not JSON (${response.headers.get("content-type") ?? "no content-type"}, ${text.length} characters)`);
+  }
+}
+function headers(token, hasBody) {
+  return {
+    accept: "application/vnd.github+json",
+    authorization: `Bearer ${token}`,
+    "x-github-api-version": "2022-11-28",
+    "user-agent": `autojoin-sync/${VERSION}`,
+    ...hasBody ? { "content-type": "application/json" } : {}
+  };
+}
+function apiMessage(text) {
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.message === "string") return cutText(parsed.message, 200);
+  } catch {
+  }
+  return cutText(redactText(text).replace(/\s+/g, " "), 200);
+}
+
+// src/action/comment.ts
+function commentMarker(path16) {
+  const normalized = path16.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+}
+var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
+function writtenBy(comment, author) {
+  return comment.user?.login?.toLowerCase() === author.toLowerCase();
+}
+async function upsertComment(target, marker, body) {
+  const base = `${repoPath(target)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const author = target.author ?? DEFAULT_COMMENT_AUTHOR;
+    const found = data.find((comment) => comment.body?.includes(marker) && writtenBy(comment, author));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
+}
+
+// src/action/sticky-comment.ts
+async function publishComment(inputs, context, body) {
+  if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
+  if (!inputs.githubToken) {
+    warning2("no github-token: the plan is in the job summary only");
+    return;
+  }
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
+  try {
+    const result2 = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
+    info2(`plan comment ${result2.action} on pull request #${context.pullNumber}`);
+  } catch (error4) {
+    if (error4 instanceof GitHubApiError && (error4.status === 403 || error4.status === 404)) {
+      warning2(
+        `cannot comment on pull request #${context.pullNumber} (${error4.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
+      );
+      return;
+    }
+    throw error4;
+  }
+}
+function planCommentMarker(inputs) {
+  return commentMarker(inputs.paths.join(","));
+}
+function planCommentFooter(inputs, context) {
+  return commentFooter(planCommentMarker(inputs), context.runUrl);
+}
+
+// src/render/warning-limit.ts
+var WARNINGS_SHOWN_PER_KIND = 3;
+function warningLimiter(verbose, whereAll = "--verbose shows all") {
+  const seen = /* @__PURE__ */ new Map();
+  return {
+    take(diagnostics) {
+      if (verbose) return [...diagnostics];
+      return diagnostics.filter((diagnostic) => {
+        if (diagnostic.severity === "error") return true;
+        const count2 = (seen.get(diagnostic.code) ?? 0) + 1;
+        seen.set(diagnostic.code, count2);
+        return count2 <= WARNINGS_SHOWN_PER_KIND;
+      });
+    },
+    summary() {
+      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => moreWarningsLine(code, count2 - WARNINGS_SHOWN_PER_KIND, whereAll));
+      seen.clear();
+      return lines2;
+    }
+  };
+}
+function moreWarningsLine(code, more, whereAll = "--verbose shows all") {
+  return `and ${groupedNumber(more)} more ${code} ${more === 1 ? "warning" : "warnings"}; ${whereAll}`;
+}
+
+// src/action/pr-findings.ts
+async function pullRequestFiles(context) {
+  if (context.pullBase === void 0) return /* @__PURE__ */ new Set();
+  try {
+    const output = await runGit(["diff", "--name-only", "-z", "--no-renames", "--relative", context.pullBase, "--"], { cwd: context.workspace, context: "the files the pull request changed" });
+    return new Set(output.toString("utf8").split("\0").filter((file) => file !== ""));
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
+}
+function pullRequestFindings(diagnostics, changed) {
+  const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
+  const ordered2 = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
+  const limiter = warningLimiter(false, "the annotations list them all");
+  const shown2 = limiter.take(ordered2);
+  return { shown: shown2, counted: limiter.summary() };
+}
+
+// src/connect/connect.ts
+import { existsSync as existsSync7 } from "node:fs";
+import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname3, join as join6 } from "node:path";
+
+// src/service/client.ts
+import { STATUS_CODES } from "node:http";
+
+// src/generated/answer-validators.js
+var answer_validators_exports = {};
+__export(answer_validators_exports, {
+  AutojoinState: () => AutojoinState,
+  EmailPresetList: () => EmailPresetList,
+  FormStylePreset: () => FormStylePreset,
+  Invitation: () => Invitation,
+  InvitationListing: () => InvitationListing
+});
+var import_ucs2length3 = __toESM(require_ucs2length(), 1);
+var ucs2lengthHelper3 = import_ucs2length3.default.default ?? import_ucs2length3.default;
+var Invitation = validate13;
+var schema12 = { "description": "An invitation as the service returns it. Only id is required; the other fields autojoin-sync uses are type-checked when present.", "type": "object", "required": ["id"], "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 256 }, "invitationType": { "$ref": "#/$defs/NullableString" }, "deactivated": { "type": "boolean" }, "status": { "$ref": "#/$defs/NullableString" }, "modifiedAt": { "$ref": "#/$defs/NullableString" }, "target": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Target" } }, "groups": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Group" } }, "accepts": { "type": ["array", "null"] } } };
+var schema23 = { "type": ["string", "null"] };
+var func03 = ucs2lengthHelper3;
+function validate2(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate2.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.id !== void 0) {
+        let data0 = data.id;
+        const _errs1 = errors;
+        if (typeof data0 !== "string" && data0 !== null) {
+          validate2.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+          return false;
+        }
+        var valid0 = _errs1 === errors;
+      } else {
+        var valid0 = true;
+      }
+      if (valid0) {
+        if (data.groupId !== void 0) {
+          let data1 = data.groupId;
+          const _errs4 = errors;
+          if (typeof data1 !== "string" && data1 !== null) {
+            validate2.errors = [{ instancePath: instancePath + "/groupId", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs4 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.type !== void 0) {
+            let data2 = data.type;
+            const _errs7 = errors;
+            if (typeof data2 !== "string" && data2 !== null) {
+              validate2.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.name !== void 0) {
+              let data3 = data.name;
+              const _errs10 = errors;
+              if (typeof data3 !== "string" && data3 !== null) {
+                validate2.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            } else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    } else {
+      validate2.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate2.errors = vErrors;
+  return errors === 0;
+}
+validate2.evaluated = { "props": { "id": true, "groupId": true, "type": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate13.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.id === void 0 && (missing0 = "id")) {
+        validate13.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          let data0 = data.id;
+          const _errs1 = errors;
+          if (errors === _errs1) {
+            if (typeof data0 === "string") {
+              if (func03(data0) > 256) {
+                validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                return false;
+              } else {
+                if (func03(data0) < 1) {
+                  validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                  return false;
+                }
+              }
+            } else {
+              validate13.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.invitationType !== void 0) {
+            let data1 = data.invitationType;
+            const _errs3 = errors;
+            if (typeof data1 !== "string" && data1 !== null) {
+              validate13.errors = [{ instancePath: instancePath + "/invitationType", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.deactivated !== void 0) {
+              const _errs6 = errors;
+              if (typeof data.deactivated !== "boolean") {
+                validate13.errors = [{ instancePath: instancePath + "/deactivated", schemaPath: "#/properties/deactivated/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                return false;
+              }
+              var valid0 = _errs6 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.status !== void 0) {
+                let data3 = data.status;
+                const _errs8 = errors;
+                if (typeof data3 !== "string" && data3 !== null) {
+                  validate13.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs8 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.modifiedAt !== void 0) {
+                  let data4 = data.modifiedAt;
+                  const _errs11 = errors;
+                  if (typeof data4 !== "string" && data4 !== null) {
+                    validate13.errors = [{ instancePath: instancePath + "/modifiedAt", schemaPath: "#/$defs/NullableString/type", keyword: "type", params: { type: schema23.type }, message: "must be string,null" }];
+                    return false;
+                  }
+                  var valid0 = _errs11 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.target !== void 0) {
+                    let data5 = data.target;
+                    const _errs14 = errors;
+                    if (!Array.isArray(data5) && data5 !== null) {
+                      validate13.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/type", keyword: "type", params: { type: schema12.properties.target.type }, message: "must be array,null" }];
+                      return false;
+                    }
+                    if (errors === _errs14) {
+                      if (Array.isArray(data5)) {
+                        var valid4 = true;
+                        const len0 = data5.length;
+                        for (let i0 = 0; i0 < len0; i0++) {
+                          let data6 = data5[i0];
+                          const _errs16 = errors;
+                          const _errs17 = errors;
+                          if (errors === _errs17) {
+                            if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+                              let missing1;
+                              if (data6.type === void 0 && (missing1 = "type") || data6.value === void 0 && (missing1 = "value")) {
+                                validate13.errors = [{ instancePath: instancePath + "/target/" + i0, schemaPath: "#/$defs/Target/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                                return false;
+                              } else {
+                                if (data6.type !== void 0) {
+                                  const _errs19 = errors;
+                                  if (typeof data6.type !== "string") {
+                                    validate13.errors = [{ instancePath: instancePath + "/target/" + i0 + "/type", schemaPath: "#/$defs/Target/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    return false;
+                                  }
+                                  var valid6 = _errs19 === errors;
+                                } else {
+                                  var valid6 = true;
+                                }
+                                if (valid6) {
+                                  if (data6.value !== void 0) {
+                                    const _errs21 = errors;
+                                    if (typeof data6.value !== "string") {
+                                      validate13.errors = [{ instancePath: instancePath + "/target/" + i0 + "/value", schemaPath: "#/$defs/Target/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      return false;
+                                    }
+                                    var valid6 = _errs21 === errors;
+                                  } else {
+                                    var valid6 = true;
+                                  }
+                                }
+                              }
+                            } else {
+                              validate13.errors = [{ instancePath: instancePath + "/target/" + i0, schemaPath: "#/$defs/Target/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              return false;
+                            }
+                          }
+                          var valid4 = _errs16 === errors;
+                          if (!valid4) {
+                            break;
+                          }
+                        }
+                      }
+                    }
+                    var valid0 = _errs14 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.groups !== void 0) {
+                      let data9 = data.groups;
+                      const _errs23 = errors;
+                      if (!Array.isArray(data9) && data9 !== null) {
+                        validate13.errors = [{ instancePath: instancePath + "/groups", schemaPath: "#/properties/groups/type", keyword: "type", params: { type: schema12.properties.groups.type }, message: "must be array,null" }];
+                        return false;
+                      }
+                      if (errors === _errs23) {
+                        if (Array.isArray(data9)) {
+                          var valid7 = true;
+                          const len1 = data9.length;
+                          for (let i1 = 0; i1 < len1; i1++) {
+                            const _errs25 = errors;
+                            if (!validate2(data9[i1], { instancePath: instancePath + "/groups/" + i1, parentData: data9, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                              vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+                              errors = vErrors.length;
+                            }
+                            var valid7 = _errs25 === errors;
+                            if (!valid7) {
+                              break;
+                            }
+                          }
+                        }
+                      }
+                      var valid0 = _errs23 === errors;
+                    } else {
+                      var valid0 = true;
+                    }
+                    if (valid0) {
+                      if (data.accepts !== void 0) {
+                        let data11 = data.accepts;
+                        const _errs26 = errors;
+                        if (!Array.isArray(data11) && data11 !== null) {
+                          validate13.errors = [{ instancePath: instancePath + "/accepts", schemaPath: "#/properties/accepts/type", keyword: "type", params: { type: schema12.properties.accepts.type }, message: "must be array,null" }];
+                          return false;
+                        }
+                        var valid0 = _errs26 === errors;
+                      } else {
+                        var valid0 = true;
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate13.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate13.errors = vErrors;
+  return errors === 0;
+}
+validate13.evaluated = { "props": { "id": true, "invitationType": true, "deactivated": true, "status": true, "modifiedAt": true, "target": true, "groups": true, "accepts": true }, "dynamicProps": false, "dynamicItems": false };
+var InvitationListing = validate4;
+function validate4(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate4.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.invitations === void 0 && (missing0 = "invitations")) {
+        validate4.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.invitations !== void 0) {
+          let data0 = data.invitations;
+          const _errs1 = errors;
+          if (errors === _errs1) {
+            if (Array.isArray(data0)) {
+              var valid1 = true;
+              const len0 = data0.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                const _errs3 = errors;
+                if (!validate13(data0[i0], { instancePath: instancePath + "/invitations/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+                  errors = vErrors.length;
+                }
+                var valid1 = _errs3 === errors;
+                if (!valid1) {
+                  break;
+                }
+              }
+            } else {
+              validate4.errors = [{ instancePath: instancePath + "/invitations", schemaPath: "#/properties/invitations/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              return false;
+            }
+          }
+        }
+      }
+    } else {
+      validate4.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate4.errors = vErrors;
+  return errors === 0;
+}
+validate4.evaluated = { "props": { "invitations": true }, "dynamicProps": false, "dynamicItems": false };
+var AutojoinState = validate62;
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate62.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.autojoinDomains === void 0 && (missing0 = "autojoinDomains")) {
+        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.autojoinDomains !== void 0) {
+          let data0 = data.autojoinDomains;
+          const _errs1 = errors;
+          if (errors === _errs1) {
+            if (Array.isArray(data0)) {
+              var valid1 = true;
+              const len0 = data0.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data1 = data0[i0];
+                const _errs3 = errors;
+                const _errs4 = errors;
+                if (errors === _errs4) {
+                  if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                    let missing1;
+                    if (data1.domain === void 0 && (missing1 = "domain")) {
+                      validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0, schemaPath: "#/$defs/AutojoinDomain/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                      return false;
+                    } else {
+                      if (data1.id !== void 0) {
+                        const _errs6 = errors;
+                        if (typeof data1.id !== "string") {
+                          validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/id", schemaPath: "#/$defs/AutojoinDomain/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          return false;
+                        }
+                        var valid3 = _errs6 === errors;
+                      } else {
+                        var valid3 = true;
+                      }
+                      if (valid3) {
+                        if (data1.domain !== void 0) {
+                          let data3 = data1.domain;
+                          const _errs8 = errors;
+                          if (errors === _errs8) {
+                            if (typeof data3 === "string") {
+                              if (func03(data3) > 253) {
+                                validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" }];
+                                return false;
+                              } else {
+                                if (func03(data3) < 1) {
+                                  validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                                  return false;
+                                }
+                              }
+                            } else {
+                              validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0 + "/domain", schemaPath: "#/$defs/AutojoinDomain/properties/domain/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs8 === errors;
+                        } else {
+                          var valid3 = true;
+                        }
+                      }
+                    }
+                  } else {
+                    validate62.errors = [{ instancePath: instancePath + "/autojoinDomains/" + i0, schemaPath: "#/$defs/AutojoinDomain/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+                if (!valid1) {
+                  break;
+                }
+              }
+            } else {
+              validate62.errors = [{ instancePath: instancePath + "/autojoinDomains", schemaPath: "#/properties/autojoinDomains/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.invitation !== void 0) {
+            let data4 = data.invitation;
+            const _errs10 = errors;
+            const _errs11 = errors;
+            let valid4 = false;
+            const _errs12 = errors;
+            if (data4 !== null) {
+              const err0 = { instancePath: instancePath + "/invitation", schemaPath: "#/properties/invitation/anyOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+              if (vErrors === null) {
+                vErrors = [err0];
+              } else {
+                vErrors.push(err0);
+              }
+              errors++;
+            }
+            var _valid0 = _errs12 === errors;
+            valid4 = valid4 || _valid0;
+            const _errs14 = errors;
+            if (!validate13(data4, { instancePath: instancePath + "/invitation", parentData: data, parentDataProperty: "invitation", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+              errors = vErrors.length;
+            }
+            var _valid0 = _errs14 === errors;
+            valid4 = valid4 || _valid0;
+            if (_valid0) {
+              var props0 = {};
+              props0.id = true;
+              props0.invitationType = true;
+              props0.deactivated = true;
+              props0.status = true;
+              props0.modifiedAt = true;
+              props0.target = true;
+              props0.groups = true;
+              props0.accepts = true;
+            }
+            if (!valid4) {
+              const err1 = { instancePath: instancePath + "/invitation", schemaPath: "#/properties/invitation/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+              validate62.errors = vErrors;
+              return false;
+            } else {
+              errors = _errs11;
+              if (vErrors !== null) {
+                if (_errs11) {
+                  vErrors.length = _errs11;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var valid0 = _errs10 === errors;
+          } else {
+            var valid0 = true;
+          }
+        }
+      }
+    } else {
+      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+validate62.evaluated = { "props": { "autojoinDomains": true, "invitation": true }, "dynamicProps": false, "dynamicItems": false };
+var FormStylePreset = validate8;
+function validate8(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate8.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.id === void 0 && (missing0 = "id")) {
+        validate8.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          if (typeof data.id !== "string") {
+            validate8.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            return false;
+          }
+        }
+      }
+    } else {
+      validate8.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate8.errors = vErrors;
+  return errors === 0;
+}
+validate8.evaluated = { "props": { "id": true }, "dynamicProps": false, "dynamicItems": false };
+var EmailPresetList = validate92;
+function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate92.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (Array.isArray(data)) {
+      var valid0 = true;
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data0 = data[i0];
+        const _errs1 = errors;
+        if (errors === _errs1) {
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            let missing0;
+            if (data0.id === void 0 && (missing0 = "id")) {
+              validate92.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+              return false;
+            } else {
+              if (data0.id !== void 0) {
+                if (typeof data0.id !== "string") {
+                  validate92.errors = [{ instancePath: instancePath + "/" + i0 + "/id", schemaPath: "#/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
+                }
+              }
+            }
+          } else {
+            validate92.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+        if (!valid0) {
+          break;
+        }
+      }
+    } else {
+      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+      return false;
+    }
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+validate92.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+
+// src/service/reader.ts
+var validators2 = answer_validators_exports;
+function answerProblem(name, value) {
+  const validate = validators2[name];
+  if (validate(value)) return null;
+  return describeError2(validate.errors?.[0]);
+}
+function describeError2(error4) {
+  if (!error4) return "does not have the expected shape";
+  const where2 = error4.instancePath === "" ? "body" : error4.instancePath;
+  return `${where2} ${error4.message ?? "is invalid"}`;
+}
+
+// src/service/json-body.ts
+var MAX_JSON_DEPTH = 64;
+function parseJsonBody(body, contentType, status) {
+  const text = body.toString("utf8");
+  if (!/\S/u.test(text)) return { ok: false, problem: "the body is empty" };
+  if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? "no content-type"})` };
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const what = [...status === void 0 ? [] : [`status ${status}`], contentType === void 0 ? "no content-type" : cutText(contentType, 100), `${body.length} bytes`];
+    return { ok: false, problem: `the body is not valid JSON (${what.join(", ")})` };
+  }
+  if (mayNestDeeper(text, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  return { ok: true, value };
+}
+function looksLikeHtml(text, contentType) {
+  return /html/iu.test(contentType ?? "") || /^\s*</u.test(text);
+}
+function mayNestDeeper(text, limit) {
+  let count2 = 0;
+  for (const bracket of ["{", "["]) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count2 += 1;
+      if (count2 > limit) return true;
+    }
+  }
+  return false;
+}
+function deeperThan(value, limit) {
+  const values = [value];
+  const depths = [1];
+  while (values.length > 0) {
+    const next = values.pop();
+    const depth = depths.pop() ?? 0;
+    if (typeof next !== "object" || next === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    for (const child of children) {
+      if (typeof child !== "object" || child === null) continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
+}
+
+// src/service/types.ts
+var PAGE_SIZE = 20;
+
+// src/service/pagination.ts
+function pageStart(index) {
+  return index === 0 ? 0 : index * PAGE_SIZE - 1;
+}
+async function* walkPages(fetchPage, options) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let index = 0; ; index++) {
+    if (index >= options.maxPages) throw pageCapError(options);
+    const page = await fetchPage(pageStart(index));
+    const fresh = notSeenBefore(page, seen);
+    if (fresh.length > 0) yield fresh;
+    if (page.length !== PAGE_SIZE || fresh.length === 0) return;
+  }
+}
+function notSeenBefore(page, seen) {
+  const fresh = [];
+  for (const invitation of page) {
+    if (seen.has(invitation.id)) continue;
+    seen.add(invitation.id);
+    fresh.push(invitation);
+  }
+  return fresh;
+}
+function pageCapError(options) {
+  return new ServiceError({
+    code: "too-many-pages",
+    method: options.method,
+    path: options.path,
+    detail: `the listing did not end within ${options.maxPages} pages (${options.maxPages * PAGE_SIZE} invitations); raise maxPages if the scope really has more invitations`
+  });
+}
+
+// src/service/client.ts
+var CLIENT_DEFAULTS = {
+  connections: DEFAULT_CONCURRENCY,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1e3,
+  maxResponseBytes: 8 * 1024 * 1024,
+  maxPages: 500
+};
+var CREDENTIAL_ENV = { apiKey: "AUTOJOIN_API_KEY", accessToken: "AUTOJOIN_ACCESS_TOKEN" };
+var CREDENTIAL_USE = {
+  apiKey: "the invitation calls (listings, autojoin) need an API key",
+  accessToken: "the preset calls need an access token"
+};
+function createClient(options) {
+  const base = checkBaseUrl(options.baseUrl);
+  const transport = createTransport({
+    origin: base.origin,
+    dispatcher: options.dispatcher,
+    connections: options.connections ?? CLIENT_DEFAULTS.connections,
+    timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly2(options.retry ?? {}) },
+    onRequest: options.onRequest,
+    proxyFromEnv: options.proxyFromEnv
+  });
+  const notice3 = oncePerMessage(options.onNotice);
+  const readSwitch = createReadSwitch(notice3);
+  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, (spec) => {
+    if (readSwitch.callFor("by-scope") === "by-scope") notice3(deprecationNotice(spec));
+  });
+  const listInvitationPages = (listing, ref) => walkPages(
+    (start) => listingPage(call, readSwitch, listing, ref, start),
+    { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
+  );
+  return {
+    baseUrl: baseUrlString(base),
+    listInvitationPages,
+    getAutojoin: (ref) => callWith(call, () => ({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", shape: "AutojoinState", notFoundIsNull: true })),
+    syncAutojoin: (body) => call({ method: "POST", path: SYNC_PATH, credential: "apiKey", shape: "AutojoinState", body }),
+    getFormStylePreset: (id) => callWith(call, () => ({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", shape: "FormStylePreset" })),
+    listEmailPresets: () => call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", shape: "EmailPresetList" }),
+    readSwitch,
+    get requestCount() {
+      return transport.requestCount;
+    },
+    get inFlightLimit() {
+      return transport.inFlightLimit;
+    },
+    poolWidth: (running) => transport.poolWidth(running),
+    close: () => transport.close()
+  };
+}
+function callWith(call, build) {
+  try {
+    return call(build());
+  } catch (error4) {
+    return Promise.reject(error4 instanceof Error ? error4 : new Error(String(error4)));
+  }
+}
+function listingCall(listing, ref, start) {
+  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", shape: "InvitationListing" };
+}
+async function listingPage(call, readSwitch, wanted, ref, start) {
+  const listing = readSwitch.callFor(wanted);
+  try {
+    return (await call(listingCall(listing, ref, start))).invitations;
+  } catch (error4) {
+    if (!readSwitch.switchesOn(listing, error4)) throw error4;
+    return (await call(listingCall(readSwitch.callFor(listing), ref, start))).invitations;
+  }
+}
+function createCaller(transport, prefix, options, onDeprecated) {
+  const redact = createRedactor([options.apiKey, options.accessToken]);
+  return async (spec) => {
+    const secret = options[spec.credential];
+    if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
+    const response = await transport.send({
+      method: spec.method,
+      wirePath: prefix + spec.path,
+      path: spec.path,
+      headers: requestHeaders(spec, secret),
+      body: spec.body === void 0 ? void 0 : JSON.stringify(spec.body)
+    });
+    if (response.headers.deprecation !== void 0) onDeprecated(spec);
+    const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]), response.status);
+    const answer = { status: response.status, attempts: response.attempts, parsed };
+    if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
+    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
+    return checkedBody(spec, answer, redact);
+  };
+}
+function oncePerMessage(onNotice) {
+  const given = /* @__PURE__ */ new Set();
+  return (message) => {
+    if (given.has(message)) return;
+    given.add(message);
+    onNotice?.(message);
+  };
+}
+function withoutQuery(path16) {
+  return path16.replace(/\?.*$/u, "");
+}
+function requestHeaders(spec, secret) {
+  const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
+  if (spec.credential === "apiKey") headers2["x-api-key"] = secret;
+  else headers2.authorization = `Bearer ${secret}`;
+  if (spec.body !== void 0) headers2["content-type"] = "application/json";
+  return headers2;
+}
+function deprecationNotice(spec) {
+  return spec.path.startsWith("/api/v1/invitations/by-group/") ? worded`the by-group listing is deprecated; use ${hint("read", "by-scope")}, or the default ${hint("read", "autojoin")}` : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
+}
+function checkedBody(spec, { parsed, attempts }, redact) {
+  const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
+  if (problem !== null) {
+    const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
+    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts });
+  }
+  return parsed.ok ? parsed.value : void 0;
+}
+function httpError(spec, { status, attempts, parsed }, redact) {
+  const message = parsed.ok ? errorMessageOf(parsed.value, redact) : void 0;
+  const hints = [];
+  const html = !parsed.ok && parsed.problem.includes("HTML");
+  if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
+  if (html) hints.push("(an HTML page, not the service: check AUTOJOIN_BASE_URL)");
+  if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
+  return new ServiceError({
+    code: "http",
+    method: spec.method,
+    path: spec.path,
+    status,
+    serviceMessage: message,
+    detail: hints.join(" "),
+    attempts,
+    html
+  });
+}
+function errorMessageOf(value, redact) {
+  if (typeof value !== "object" || value === null) return void 0;
+  const { message, error: error4 } = value;
+  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message, redact);
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message, redact);
+  if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4, redact);
+  return void 0;
+}
+function definedOnly2(partial) {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
+}
+
+// src/connect/connect.ts
+var EMBEDDED_STATE_FILE = "emulator.json";
+async function connect(options) {
+  const notice3 = options.notice ?? ((message) => writeStderr(`${message}
+`));
+  if (options.settings.targetNotice !== void 0) notice3(options.settings.targetNotice);
+  const connection = await resolve4(options, notice3);
+  notice3(usingLine(options.settings, connection));
+  return connection;
+}
+async function resolve4(options, notice3) {
+  const { settings } = options;
+  const configured = settings.baseUrl;
+  const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
+  if (configured && !askedFor) return remote(configured, settings);
+  if (askedFor && !options.startEmbedded) {
+    throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
+  }
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
+  if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
+  return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor, notice3);
+}
+function embeddedRefusal(settings) {
+  const ci = settings.ci;
+  if (ci !== null) return `this looks like CI (${ci} is set)`;
+  if (settings.apiKey !== void 0) return `${settings.apiKeyFrom ?? "an API key"} is set, so a real service was meant`;
+  return null;
+}
+function usingLine(settings, connection) {
+  const projectFile = settings.project.file;
+  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(settings.base, one.projectFile)]);
+  const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
+  const host = new URL(connection.baseUrl).host;
+  const state = connection.stateFile === void 0 ? "" : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ""}`;
+}
+async function withServiceClient(options, onNotice, work) {
+  const { requestTimeoutMs, concurrency } = options.settings;
+  const connection = await connect(options);
+  try {
+    const { baseUrl, apiKey, accessToken } = connection;
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: concurrency });
+    try {
+      return await work(client, connection);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await connection.close();
+  }
+}
+function remote(url, settings) {
+  let checked2;
+  try {
+    checked2 = checkBaseUrl(url);
+  } catch (error4) {
+    throw new RunError(error4.message, ExitCode2.error);
+  }
+  const baseUrl = baseUrlString(checked2);
+  return {
+    baseUrl,
+    target: baseUrl,
+    ...credential("apiKey", settings.apiKey),
+    ...credential("accessToken", settings.accessToken),
+    embedded: false,
+    close: () => Promise.resolve()
+  };
+}
+async function embedded(settings, start, notice3, askedFor, say) {
+  const dir = settings.stateDir;
+  const first = !existsSync7(join6(dir, EMBEDDED_STATE_FILE));
+  await mkdir4(dir, { recursive: true });
+  await writeFile2(join6(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
+  const relative2 = relativePosix(settings.base, join6(dir, EMBEDDED_STATE_FILE));
+  let emulator;
+  try {
+    emulator = await start(join6(dir, EMBEDDED_STATE_FILE), notice3);
+  } catch (error4) {
+    throw new RunError(`cannot start the embedded emulator: ${error4.message}`, ExitCode2.error);
+  }
+  const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
+  notice3(`note: ${why}; using the embedded emulator (state in ${relative2})`);
+  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative2}), and can be deleted`);
+  return {
+    baseUrl: emulator.url,
+    apiKey: emulator.apiKey,
+    accessToken: emulator.accessToken,
+    embedded: true,
+    stateFile: join6(dir, EMBEDDED_STATE_FILE),
+    target: EMBEDDED_TARGET,
+    close: () => emulator.close()
+  };
+}
+function leftByRelease4(settings) {
+  const ours2 = join6(settings.stateDir, EMBEDDED_STATE_FILE);
+  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [join6(dirname3(one.projectFile), ".autojoin-sync", EMBEDDED_STATE_FILE)]);
+  return [...new Set(files)].filter((file) => file !== ours2 && existsSync7(file));
+}
+function noService(options, refusal) {
+  const ignored = options.settings.projectBaseUrlIgnored === true;
+  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], ...ignored ? [] : [`baseUrl in ${projectFileName()}`]].join(", or ");
+  const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : "";
+  const because = refusal ? ` and ${refusal}` : "";
+  const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
+  return new RunError(
+    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
+    ExitCode2.error
+  );
+}
+function credential(name, value) {
+  return value === void 0 || value === "" ? {} : { [name]: value };
+}
+
+// src/commands/request-lists.ts
+function takeOwnershipRequest(values) {
+  return asRunError(() => parseTakeOwnership(values));
+}
+function asRunError(parse) {
+  try {
+    return parse();
+  } catch (error4) {
+    throw new RunError(error4.message);
+  }
+}
+
+// src/commands/validate-command.ts
+import path14 from "node:path";
+var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
+async function validateCommand(command) {
+  const { context, allowNoPolicies } = command;
+  const projectFindings = command.projectFindings ?? [];
+  const loaded = hasError(projectFindings) ? null : await loadWithDns(command);
+  const load = loaded?.load ?? EMPTY_LOAD;
+  const findings = tolerateMissingPaths([...load.diagnostics, ...loaded?.overDns ?? []], allowNoPolicies);
+  const failed = hasError(projectFindings) || hasError(findings);
+  if (!failed) checkPoliciesFound(context.paths, load, context.base, allowNoPolicies);
+  const missing = findings.filter((d) => d.code === "path-not-found").map((d) => d.file);
+  return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
+}
+async function loadWithDns(command) {
+  const { paths, base: cwd, roots, project: project2, secrets } = command.context;
+  const dns3 = projectsDns(command.context);
+  const load = await loadPolicies(paths, { cwd, roots, project: project2, projects: projectScopes(command.context), secrets, onChecked: dns3.onChecked });
+  return { load, overDns: await dns3.finish(load.policies) };
+}
+function projectsDns(context) {
+  const { projects } = context;
+  if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
+  const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
+  if (checks.every(({ check }) => check.onChecked === void 0)) return dnsWhileLoading(null, context.base);
+  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path14.resolve(context.base, policy2.source.file)))?.check;
+  return {
+    onChecked: (policy2) => checkOf(policy2)?.onChecked?.(policy2),
+    finish: async (policies) => {
+      const found = await Promise.all(checks.map(({ check }) => check.finish(policies.filter((policy2) => checkOf(policy2) === check))));
+      return found.flat().sort(compareDiagnostics);
+    }
+  };
+}
+function hasError(diagnostics) {
+  return diagnostics.some((d) => d.severity === "error");
+}
+
+// src/action/steps.ts
+async function afterPlanMade(planned, rest) {
+  try {
+    return await rest();
+  } catch (error4) {
+    return { ...planned, exitCode: ExitCode2.error, summary: "", error: error4 };
+  }
+}
 async function validateStep(inputs, context, settings, projectFindings = []) {
   const outcome = await validateCommand({ context: settings, allowNoPolicies: inputs.allowNoPolicies });
   const { load, findings } = outcome;
@@ -55346,33 +56692,42 @@ ${failed ? ":x:" : ":white_check_mark:"} ${summary3}
   const sarifFile = await writeSarifFile([...projectFindings, ...findings], settings, context);
   return { exitCode: outcome.exitCode, summary: summary3, hasChanges: false, sarifFile };
 }
-async function planStep(inputs, context, settings, onPlan) {
+async function planStep(inputs, context, settings) {
   const work = withClient(settings, async (client) => {
-    const { plan: plan2, load } = await planFor(inputs, context, settings, client);
-    if (!plan2) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
+    const notify2 = notifyRequest(inputs, context, settings);
+    const made = await planFor(inputs, context, settings, client, notify2);
+    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), true, made.headline);
+    const { plan: plan2 } = made;
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan2, context);
     const pending = plan2.changes.length > 0;
-    onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan2) });
-    await reportPlan(inputs, context, settings, plan2);
-    const { driftCount } = planFacts(plan2);
-    const told = await notifyAfterRun({ command: "plan", plan: plan2, exitCode: planExitCode(plan2) }, notifyContext(inputs, context, settings));
-    const failure = told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : void 0;
-    return { exitCode: failure ? ExitCode2.error : planExitCode(plan2), summary: summaryLine(summarize(plan2)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(told), ...failure ? { failure } : {} };
+    const planned = { hasChanges: pending, planJson, planSha256, ...planFacts(plan2) };
+    return afterPlanMade(planned, async () => {
+      const concluded = await reportPlan(inputs, context, settings, plan2, notify2);
+      const { failure } = concluded;
+      return { ...planned, exitCode: concluded.exitCode, summary: planSummaryLine(plan2), ...notifyFailedOf(concluded), ...failure ? { failure } : {} };
+    });
   });
-  return work.catch(async (error4) => {
+  const commented = async (error4) => {
     if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
+  };
+  const outcome = await work.catch(async (error4) => {
+    await commented(error4);
     throw error4;
   });
+  if (outcome.error !== void 0) await commented(outcome.error);
+  return outcome;
 }
-async function reportPlan(inputs, context, settings, plan2) {
-  const { verdict } = await concludePlan(plan2, settings, takeOwnershipOf(inputs));
-  const cautions = planCautions(verdict.refusals, context.pullNumber !== void 0);
-  for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
-  const prefix = unsafeMarkdown(cautions, verdict.exitCode);
-  const title = planTitle(inputs.paths);
-  await writeJobSummary(prefix + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
-  const footer = planCommentFooter(inputs, context);
-  await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+async function reportPlan(inputs, context, settings, plan2, notify2) {
+  const show = async ({ verdict }) => {
+    const cautions = planCautions(verdict.refusals, context.pullNumber !== void 0);
+    for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
+    const prefix = unsafeMarkdown(cautions, verdict.exitCode);
+    const title = planTitle(inputs.paths);
+    await writeJobSummary(prefix + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    const footer = planCommentFooter(inputs, context);
+    await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+  };
+  return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, show });
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
@@ -55397,61 +56752,10 @@ ${text}
 ${fence}
 `;
 }
-async function applyStep(inputs, context, settings, onPlan, saved) {
-  return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client, saved);
-    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
-    const { plan: plan2, whole, planJson, planSha256 } = made;
-    const planned = { hasChanges: plan2.changes.length > 0, planJson, planSha256, ...planFacts(plan2) };
-    onPlan(planned);
-    const title = planTitle(inputs.paths);
-    const notify2 = notifyContext(inputs, context, settings);
-    refuseUnsendableRequired(notify2);
-    const shard = inputs.shard === void 0 ? {} : { shard: inputs.shard };
-    let report;
-    try {
-      const progress = log().progress("applied");
-      report = await applyCommand({
-        client,
-        plan: plan2,
-        wholePlan: whole,
-        context: settings,
-        saved: inputs.planFile !== void 0,
-        takeOwnership: takeOwnershipOf(inputs),
-        allowBehind: inputs.allowBehind,
-        onProgress: progress.update,
-        onNotice: (message) => notice2(message)
-      }).finally(progress.done);
-    } catch (error4) {
-      await writeJobSummary(refusalPrefix(error4) + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS }));
-      const told2 = await notifyAfterRun({ command: "apply", plan: plan2, error: error4, exitCode: exitCodeOf(error4), ...shard }, notify2);
-      onPlan({ ...planned, ...notifyFailedOf(told2) });
-      throw error4;
-    }
-    const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, "apply"), maxChars: SUMMARY_MAX_CHARS / 2 });
-    await writeJobSummary(`${reportMarkdown}
-${renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-    const summary3 = `${summaryLine(summarize(plan2))} ${applySummaryLine(report)}`;
-    const scopesFailed = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
-    const told = await notifyAfterRun({ command: "apply", plan: plan2, report, exitCode: scopesFailed ? ExitCode2.error : ExitCode2.ok, ...shard }, notify2);
-    const failure = scopesFailed ?? (told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : void 0);
-    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan2.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan2), ...notifyFailedOf(told) };
-  });
-}
-async function planToApply(inputs, context, settings, client, saved) {
-  if (inputs.planFile !== void 0) {
-    const file = resolve5(context.workspace, inputs.planFile);
-    const whole = saved ?? await readSavedPlan(file, inputs.planSha256);
-    return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
-  }
-  const { plan: plan2, load } = await planFor(inputs, context, settings, client);
-  if (!plan2) return { plan: null, load };
-  const written = await writePlanFile(plan2, context);
-  return { plan: plan2, whole: plan2, planJson: written.file, planSha256: written.sha256 };
-}
-async function planFor(inputs, context, settings, client) {
+async function planFor(inputs, context, settings, client, notify2) {
   const progress = log().progress("read");
   return planCommand({
+    ...notify2 ? { notify: notify2 } : {},
     context: settings,
     client,
     pruneFrom: inputs.pruneFrom,
@@ -55468,10 +56772,9 @@ async function planFor(inputs, context, settings, client) {
   });
 }
 function takeOwnershipOf(inputs) {
-  return parseTakeOwnership(inputs.takeOwnership);
+  return takeOwnershipRequest(inputs.takeOwnership);
 }
-async function loadFailed(inputs, context, load, comment) {
-  const headline = nothingPlannedMessage(load);
+async function loadFailed(inputs, context, load, comment, headline) {
   const title = planTitle(inputs.paths);
   const { shown: shown2, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
   await writeJobSummary(diagnosticsMarkdown(title, headline, shown2, SUMMARY_MAX_CHARS, counted));
@@ -55506,15 +56809,68 @@ async function writeJobSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await summary2.addRaw(markdown, true).write();
 }
-function notifyContext(inputs, context, settings) {
+function notifyRequest(inputs, context, settings) {
   const enabled = context.pullNumber === void 0 && (inputs.notify ?? inputs.command === "apply");
-  return { context: settings, service: settings.baseUrl ?? "embedded", enabled, onWarning: (text) => warning2(text, { title: "autojoin-sync: notification" }) };
+  const shard = inputs.command === "apply" && inputs.shard !== void 0 ? { shard: inputs.shard } : {};
+  return { service: settings.baseUrl ?? "embedded", enabled, onWarning: (text) => warning2(text, { title: "autojoin-sync: notification" }), ...shard };
 }
 function notifyFailedOf(told) {
   return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
 }
-function requiredFailedMessage(failed) {
-  return `a required notification was not delivered: ${failed.map((one) => `${one.to} (${one.variable})`).join(", ")}`;
+
+// src/action/apply-step.ts
+async function applyStep(inputs, context, settings, saved) {
+  return withClient(settings, async (client) => {
+    const title = planTitle(inputs.paths);
+    let made;
+    const progress = log().progress("applied");
+    const run2 = await applyRequestCommand({
+      client,
+      planned: async () => {
+        made = await planToApply(inputs, context, settings, client, saved);
+        return made.plan ? { plan: made.plan, whole: made.whole } : made;
+      },
+      context: settings,
+      saved: inputs.planFile !== void 0,
+      takeOwnership: takeOwnershipOf(inputs),
+      allowBehind: inputs.allowBehind,
+      notify: notifyRequest(inputs, context, settings),
+      view: {
+        onStopped: async (error4, plan3) => {
+          progress.done();
+          if (plan3) await writeJobSummary(refusalPrefix(error4) + renderMarkdown(plan3, { title, maxChars: SUMMARY_MAX_CHARS }));
+        },
+        onReport: async (report2, plan3) => {
+          progress.done();
+          const reportMarkdown = renderApplyReportMarkdown(report2, { title: planTitle(inputs.paths, "apply"), maxChars: SUMMARY_MAX_CHARS / 2 });
+          await writeJobSummary(`${reportMarkdown}
+${renderMarkdown(plan3, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
+        }
+      },
+      onProgress: progress.update,
+      onNotice: (message) => notice2(message)
+    }).finally(progress.done);
+    if (run2.load) return loadFailed(inputs, context, inWorkspace(run2.load, settings, context), false, run2.headline ?? "");
+    if (run2.error !== void 0 && made?.plan) return { hasChanges: made.plan.changes.length > 0, planJson: made.planJson, planSha256: made.planSha256, ...planFacts(made.plan), ...notifyFailedOf(run2), exitCode: run2.exitCode, summary: "", error: run2.error };
+    if (run2.error !== void 0) throw run2.error;
+    const { plan: plan2, report } = run2;
+    if (!plan2 || !report) throw new Error("apply ended without its plan and report");
+    const summary3 = `${planSummaryLine(plan2)} ${applySummaryLine(report)}`;
+    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : run2.failure;
+    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan2.changes.length > 0, planJson: made?.plan ? made.planJson : void 0, planSha256: made?.plan ? made.planSha256 : void 0, failure, ...planFacts(plan2), ...notifyFailedOf(run2) };
+  });
+}
+async function planToApply(inputs, context, settings, client, saved) {
+  if (inputs.planFile !== void 0) {
+    const file = resolve6(context.workspace, inputs.planFile);
+    const whole = saved ?? await readSavedPlanCommand(file, inputs.planSha256);
+    return { plan: savedPlanShard(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
+  }
+  const made = await planFor(inputs, context, settings, client);
+  if (!made.plan) return made;
+  const { plan: plan2 } = made;
+  const written = await writePlanFile(plan2, context);
+  return { plan: plan2, whole: plan2, planJson: written.file, planSha256: written.sha256 };
 }
 function failedScopesMessage(failed) {
   const shown2 = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, "; ");
@@ -55522,7 +56878,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/reconcile/adopt-drift.ts
-import path13 from "node:path";
+import path15 from "node:path";
 
 // src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
@@ -55714,7 +57070,7 @@ async function adoptDrift(plan2, cwd, checks = {}) {
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path13.resolve(cwd, file);
+    const absolute = path15.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
     const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
@@ -55890,7 +57246,7 @@ function inert(text) {
 
 // src/action/shard-steps.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname4, resolve as resolve6 } from "node:path";
+import { basename as basename2, dirname as dirname4, resolve as resolve7 } from "node:path";
 
 // src/commands/merge-plans-command.ts
 async function mergePlansCommand(command) {
@@ -55898,37 +57254,40 @@ async function mergePlansCommand(command) {
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan2 = mergePlanParts(parts);
   const verdict = planVerdict(plan2, { limits: {}, today: plan2.createdAt.slice(0, 10), project: { rules: [] } });
+  const unknown = verdict.refusals.find((refusal) => refusal.kind === "unknown-owner");
+  if (unknown) throw unknown.error;
   await runAfterPlan({ command: "merge-plans", plan: plan2, verdict, exitCode: planExitCode(plan2) });
   return { plan: plan2, verdict };
 }
 
 // src/action/shard-steps.ts
-async function shardPlanStep(inputs, context, settings, onPlan) {
+async function shardPlanStep(inputs, context, settings) {
   const shard = inputs.shard ?? "";
-  const { plan: plan2, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
-  if (!plan2) return loadFailed(inputs, context, inWorkspace(load, settings, context), false);
+  const made = await withClient(settings, (client) => planFor(inputs, context, settings, client));
+  if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false, made.headline);
+  const { plan: plan2 } = made;
   const { file: planJson } = await writePlanFile(plan2, context, `part-${shard.replace("/", "-of-")}`);
   const pending = plan2.changes.length > 0;
-  onPlan({ hasChanges: pending, planJson });
-  const summary3 = `shard ${shard}: ${summaryLine(summarize(plan2))}`;
-  await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}
+  return afterPlanMade({ hasChanges: pending, planJson }, async () => {
+    const summary3 = `shard ${shard}: ${planSummaryLine(plan2)}`;
+    await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}
 
 ${escapeMarkdown(summary3)}. The merge-plans job posts the merged plan.
 `);
-  const { driftCount } = planFacts(plan2);
-  const code = planExitCode(plan2);
-  return { exitCode: code, summary: summary3, hasChanges: pending, planJson, driftCount };
+    const { driftCount } = planFacts(plan2);
+    return { exitCode: planExitCode(plan2), summary: summary3, hasChanges: pending, planJson, driftCount };
+  });
 }
-async function mergePlansStep(inputs, context, settings, onPlan) {
+async function mergePlansStep(inputs, context, settings) {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
   const { plan: plan2 } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename2(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan2, context, "merged");
   const pending = plan2.changes.length > 0;
-  onPlan({ hasChanges: pending, planJson, planSha256 });
-  await reportPlan(inputs, context, settings, plan2);
-  const { driftCount } = planFacts(plan2);
-  const code = planExitCode(plan2);
-  return { exitCode: code, summary: summaryLine(summarize(plan2)), hasChanges: pending, planJson, planSha256, driftCount };
+  return afterPlanMade({ hasChanges: pending, planJson, planSha256 }, async () => {
+    await reportPlan(inputs, context, settings, plan2);
+    const { driftCount } = planFacts(plan2);
+    return { exitCode: planExitCode(plan2), summary: planSummaryLine(plan2), hasChanges: pending, planJson, planSha256, driftCount };
+  });
 }
 function refuseShardWithoutPlan(inputs) {
   if (inputs.command === "apply" && inputs.shard !== void 0 && inputs.planFile === void 0) {
@@ -55939,15 +57298,15 @@ async function expandPlanFiles(patterns2, workspace) {
   if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns2) {
-    const path14 = resolve6(workspace, pattern);
-    const name = basename2(path14);
+    const path16 = resolve7(workspace, pattern);
+    const name = basename2(path16);
     if (!/[*?]/u.test(name)) {
-      files.add(path14);
+      files.add(path16);
       continue;
     }
-    const matching = (await readdir2(dirname4(path14)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname4(path16)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname4(path14), entry));
+    for (const entry of matching) files.add(resolve7(dirname4(path16), entry));
   }
   return [...files].sort();
 }
@@ -56106,7 +57465,6 @@ async function run() {
   await withRunScope({ secrets, wording: actionWording, logger }, runInScope);
 }
 async function runInScope() {
-  let planned = { hasChanges: false };
   let started;
   try {
     const inputs = parseInputs((name) => getInput(name));
@@ -56119,16 +57477,20 @@ async function runInScope() {
       Object.assign(project2, { diagnostics: [...diagnostics], base });
     };
     const settings = await actionSettings(inputs, context, report, saved);
-    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, (outputs) => planned = outputs, project2.diagnostics));
+    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, project2.diagnostics));
+    if (outcome.error !== void 0) {
+      await fail(outcome.error, planOutputsOf(outcome), started);
+      return;
+    }
     const result2 = outcome.exitCode === ExitCode2.ok ? "success" : "failed";
     const deploymentId = await auditApply(inputs, context, { result: result2, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);
   } catch (error4) {
-    await fail(error4, planned, started);
+    await fail(error4, { hasChanges: false }, started);
   }
 }
 async function fail(error4, planned, started) {
-  const failure = asRunError(error4);
+  const failure = asRunError2(error4);
   const refusal = refusalOf(error4);
   if (refusal && !wasReported(error4)) await writeJobSummary(refusalMarkdown(refusal, failure.exitCode)).catch(() => void 0);
   const summary3 = refusal ? refusalSummary(refusal) : oneLine2(errorText(failure));
@@ -56138,21 +57500,25 @@ async function fail(error4, planned, started) {
   setAllOutputs({ ...planned, exitCode: failure.exitCode, summary: summary3, deploymentId, sarifFile });
   setFailed2(errorText(failure));
 }
+function planOutputsOf(outcome) {
+  const { hasChanges, planJson, planSha256, driftCount, counts, notifyFailed } = outcome;
+  return { hasChanges, ...planJson === void 0 ? {} : { planJson }, ...planSha256 === void 0 ? {} : { planSha256 }, ...driftCount === void 0 ? {} : { driftCount }, ...counts === void 0 ? {} : { counts }, ...notifyFailed === void 0 ? {} : { notifyFailed } };
+}
 function oneLine2(text) {
   return cutText(text.split("\n")[0] ?? "", 1e3);
 }
-function runStep(run2, onPlan, projectFindings) {
+function runStep(run2, projectFindings) {
   const { inputs, context, settings } = run2;
   switch (inputs.command) {
     case "validate":
       return validateStep(inputs, context, settings, projectFindings);
     case "plan":
-      return inputs.shard === void 0 ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
+      return inputs.shard === void 0 ? planStep(inputs, context, settings) : shardPlanStep(inputs, context, settings);
     case "apply":
       refuseShardWithoutPlan(inputs);
-      return applyStep(inputs, context, settings, onPlan, run2.saved);
+      return applyStep(inputs, context, settings, run2.saved);
     case "merge-plans":
-      return mergePlansStep(inputs, context, settings, onPlan);
+      return mergePlansStep(inputs, context, settings);
     case "adopt":
       return adoptStep(inputs, context, settings);
   }
@@ -56166,7 +57532,7 @@ function isFailure(code, inputs) {
   if (code === ExitCode2.changesPending) return inputs.detailedExitcode;
   return code !== ExitCode2.ok;
 }
-function asRunError(error4) {
+function asRunError2(error4) {
   const mapped = toRunError(error4);
   if (mapped instanceof RunError) return mapped;
   return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode2.error);

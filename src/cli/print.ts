@@ -7,21 +7,8 @@ import type { Diagnostic } from '../policy/types.js';
 import { warningLimiter, type WarningLimiter } from '../render/warning-limit.js';
 import { escapeControls } from '../escape.js';
 import { log, type Progress } from '../output/log.js';
-import { resolve } from 'node:path';
 import { redactOutput, writeStderr } from '../output/sinks.js';
-import { relativePosix } from '../policy/discover.js';
-
-/**
- * Diagnostics as a person reads them where they typed the command: each file named relative to
- * the working directory, so `teams/eng$ autojoin-sync validate .` names `eng.autojoin.yaml:5:5`, a
- * path that can be copied there. A run names its files relative to its base (the repository
- * root: plans, JSON, SARIF and the action's annotations keep that); only the CLI's text differs.
- * @param base the run's base (`RunSettings.base`); without it, files are shown as they are named
- */
-export function shownHere(diagnostics: readonly Diagnostic[], base: string | undefined, cwd = process.cwd()): readonly Diagnostic[] {
-  if (base === undefined || resolve(base) === resolve(cwd)) return diagnostics;
-  return diagnostics.map((d) => ({ ...d, file: relativePosix(cwd, resolve(base, d.file)) }));
-}
+import { shownHere } from '../render/shown-here.js';
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr; files relative to the working directory when `base` is given ({@link shownHere}). */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base?: string): void {

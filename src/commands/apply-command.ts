@@ -6,28 +6,15 @@
  * given, notices, the confirmation, progress, Ctrl-C).
  */
 import type { ApplyReport } from '../apply/types.js';
-import type { Plan } from '../plan/types.js';
-import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply-plan.js';
+import { applyPlan } from '../reconcile/apply-plan.js';
 import { parseAllowBehind } from '../history/behind.js';
-import type { RunContext } from '../run/settings.js';
-import type { ScopeKey } from '../scope.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { refusalsOfError, verdictOf, type Verdict } from './verdict.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { applyEachProject, manyProjects, projectsApplyVerdict } from './run-projects-apply.js';
-import type { ServiceClient } from '../service/client.js';
+import type { ApplyCommand } from './apply-types.js';
 
-export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
-  context: RunContext;
-  client: ServiceClient;
-  plan: Plan;
-  /** True for a saved plan (`--plan FILE`, input `plan-file`): its fingerprints, target, owner and history are checked again. */
-  saved: boolean;
-  /** Scopes the run may take over (--take-ownership / input take-ownership), parsed. */
-  takeOwnership: ReadonlySet<ScopeKey>;
-  /** `--allow-behind` / input `allow-behind` as given (globs, `*`). */
-  allowBehind: readonly string[];
-}
+export type { ApplyCommand } from './apply-types.js';
 
 /**
  * Applies `plan` in `context`: its verdict (ownership and behind refusals, safety limits, write

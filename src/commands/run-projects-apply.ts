@@ -7,7 +7,7 @@
 import type { ApplyReport } from '../apply/types.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import type { RunContext } from '../run/settings.js';
-import type { ApplyCommand } from './apply-command.js';
+import type { ApplyCommand } from './apply-types.js';
 import { applyProjects, projectsVerdict } from './run-projects.js';
 import type { Verdict } from './verdict.js';
 

@@ -10,7 +10,8 @@
  *    (the project file's), is an owner move: re-marked by the write, no take-over needed.
  */
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { movesFrom, type Marker } from './ownership.js';
+import type { Marker } from './ownership.js';
+import { movesFrom } from './run-owners.js';
 import type { BehindScope, NotManagedHere, Plan } from './types.js';
 
 /** The commits a check needs: this owner's and `default`'s markers that name one. */

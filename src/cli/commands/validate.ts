@@ -8,7 +8,7 @@ import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
 import { addDnsOptions, allowNoPoliciesOption, formatOption, useColor, type DnsFlags } from '../options.js';
 import { cliOfflineSettings } from '../cli-settings.js';
-import { shownHere } from '../print.js';
+import { shownHere } from '../../render/shown-here.js';
 import { validateCommand } from '../../commands/validate-command.js';
 import { log } from '../../output/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
