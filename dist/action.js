@@ -53844,6 +53844,142 @@ function markEchoedSecrets(plan2) {
   return marked;
 }
 
+// src/notify/message.ts
+var MAX_DOMAINS_EACH_WAY = 20;
+function selectEvent(outcome, notifyPlan = false) {
+  if (outcome.command === "plan") {
+    if (!notifyPlan || outcome.error !== void 0 || !outcome.plan) return null;
+    return outcome.plan.changes.length > 0 || outcome.plan.drift.length > 0 ? "drift" : null;
+  }
+  if (outcome.error !== void 0) return refusalCheck(outcome.error) === null ? "failed" : "refused";
+  const report = outcome.report;
+  if (!report) return outcome.exitCode === 1 ? "failed" : null;
+  if (report.failed.length > 0 || report.skipped.length > 0 || outcome.exitCode === 1) return "failed";
+  return report.applied.length > 0 ? "applied" : null;
+}
+function buildMessage(event, outcome, facts) {
+  const changes = outcome.plan?.changes ?? [];
+  const byKey2 = new Map(changes.map((change) => [change.key, change]));
+  const scopes = event === "drift" ? driftScopes(outcome) : event === "refused" ? changes.map((change) => changeScope(change, "pending")) : applyScopes(outcome.report, byKey2, changes);
+  const shard = outcome.shard ?? outcome.plan?.shard;
+  const message = {
+    version: 1,
+    event,
+    command: outcome.command,
+    exitCode: outcome.exitCode,
+    owner: facts.owner,
+    service: facts.service,
+    ...facts.repository ? { repository: facts.repository } : {},
+    ...facts.commit ? { commit: facts.commit } : {},
+    ...facts.runUrl ? { runUrl: facts.runUrl } : {},
+    ...shard ? { shard } : {},
+    counts: countsOf(event, scopes, outcome),
+    scopes
+  };
+  if (event === "refused") {
+    const check = refusalCheck(outcome.error) ?? "refused";
+    const override = overrideOf(outcome.error);
+    message.refusal = { check, reason: messageOf(outcome.error), ...override ? { override } : {} };
+  }
+  if (event === "failed" && outcome.error !== void 0) message.error = messageOf(outcome.error);
+  return message;
+}
+function countsOf(event, scopes, outcome) {
+  const counts = {
+    scopes: scopes.length,
+    added: scopes.reduce((sum, scope) => sum + scope.added.length + scope.addedMore, 0),
+    removed: scopes.reduce((sum, scope) => sum + scope.removed.length + scope.removedMore, 0)
+  };
+  if (event === "drift") {
+    counts.outside = scopes.filter((scope) => scope.origin !== "repository").length;
+    counts.pending = scopes.filter((scope) => scope.origin === "repository").length;
+  } else if (outcome.report) {
+    counts.applied = outcome.report.applied.length;
+    counts.failed = outcome.report.failed.length;
+    counts.skipped = outcome.report.skipped.length;
+  }
+  return counts;
+}
+function applyScopes(report, byKey2, changes) {
+  if (!report) return changes.map((change) => changeScope(change, "pending"));
+  const scope = (key, kind, outcome, reason) => {
+    const change = byKey2.get(key);
+    const base = change ? changeScope(change, outcome) : { key, kind, origin: "repository", outcome, ...limited([], []) };
+    return reason === void 0 ? base : { ...base, reason };
+  };
+  return [
+    ...report.applied.map((one) => scope(one.key, one.kind, "applied")),
+    ...report.failed.map((one) => scope(one.key, one.kind, "failed", one.reason)),
+    ...report.skipped.map((one) => scope(one.key, byKey2.get(one.key)?.kind ?? "update", "skipped", one.reason))
+  ];
+}
+function driftScopes(outcome) {
+  const plan2 = outcome.plan;
+  if (!plan2) return [];
+  const changed = plan2.changes.map((change) => {
+    if (change.origin === void 0 || change.outside === void 0) return changeScope(change, "pending");
+    return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome: "pending", ...limited(change.outside.added, change.outside.removed) };
+  });
+  const kept = plan2.drift.map((drift) => ({ key: drift.key, kind: "drift", origin: originOf(drift.origin), outcome: "pending", ...limited(drift.outside.added, drift.outside.removed) }));
+  return [...changed, ...kept];
+}
+function changeScope(change, outcome) {
+  const { added, removed } = domainDelta(change);
+  return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome, ...limited(added, removed) };
+}
+function originOf(origin) {
+  return origin === "drift" ? "outside" : origin === "conflict" ? "both" : "repository";
+}
+function limited(added, removed) {
+  return {
+    added: added.slice(0, MAX_DOMAINS_EACH_WAY),
+    removed: removed.slice(0, MAX_DOMAINS_EACH_WAY),
+    addedMore: Math.max(0, added.length - MAX_DOMAINS_EACH_WAY),
+    removedMore: Math.max(0, removed.length - MAX_DOMAINS_EACH_WAY)
+  };
+}
+var AnotherProjectRefused = class extends Error {
+  constructor(exitCode) {
+    super("another project of this run was refused, so nothing was written for this one either");
+    this.exitCode = exitCode;
+  }
+  exitCode;
+};
+function anotherProjectRefused(exitCode) {
+  return new AnotherProjectRefused(exitCode);
+}
+function refusalCheck(error4) {
+  if (error4 instanceof AnotherProjectRefused) return "another project refused";
+  for (const one of [error4, error4?.cause]) {
+    if (one instanceof UnsafePlanError) return "safety limit";
+    if (one instanceof StalePlanError) return "stale saved plan";
+    if (one instanceof PlanTargetError) return "saved plan target";
+    if (one instanceof OwnedElsewhereError) return "ownership";
+    if (one instanceof UnknownOwnerError) return "unknown ownership";
+    if (one instanceof BehindCheckoutError) return "behind checkout";
+    if (one instanceof WriteCheckError) return "write check";
+    if (one instanceof PlanFileError && /\bpinned\b|sha256/u.test(one.message)) return "saved plan pin";
+  }
+  const code = error4?.exitCode;
+  return code === 3 ? "safety limit" : code === 4 ? "stale saved plan" : null;
+}
+function overrideOf(error4) {
+  for (const one of [error4, error4?.cause]) {
+    const violations = one instanceof UnsafePlanError ? one.violations : [one];
+    const hints = violations.flatMap((violation) => {
+      const list = violation?.hints;
+      return Array.isArray(list) ? list : [];
+    });
+    if (hints.length > 0) return hints.map((hint2) => wordHint(hint2)).join(" or ");
+  }
+  return void 0;
+}
+function messageOf(error4) {
+  const inner = error4?.cause;
+  const one = error4 instanceof UnsafePlanError || !(inner instanceof Error) ? error4 : inner;
+  return one instanceof Error ? one.message : String(one);
+}
+
 // src/service/retry.ts
 var RETRY_STATUSES = /* @__PURE__ */ new Set([
   429,
@@ -54723,131 +54859,6 @@ function teamsBody(message) {
   return build(count2);
 }
 
-// src/notify/message.ts
-var MAX_DOMAINS_EACH_WAY = 20;
-function selectEvent(outcome, notifyPlan = false) {
-  if (outcome.command === "plan") {
-    if (!notifyPlan || outcome.error !== void 0 || !outcome.plan) return null;
-    return outcome.plan.changes.length > 0 || outcome.plan.drift.length > 0 ? "drift" : null;
-  }
-  if (outcome.error !== void 0) return refusalCheck(outcome.error) === null ? "failed" : "refused";
-  const report = outcome.report;
-  if (!report) return outcome.exitCode === 1 ? "failed" : null;
-  if (report.failed.length > 0 || report.skipped.length > 0 || outcome.exitCode === 1) return "failed";
-  return report.applied.length > 0 ? "applied" : null;
-}
-function buildMessage(event, outcome, facts) {
-  const changes = outcome.plan?.changes ?? [];
-  const byKey2 = new Map(changes.map((change) => [change.key, change]));
-  const scopes = event === "drift" ? driftScopes(outcome) : event === "refused" ? changes.map((change) => changeScope(change, "pending")) : applyScopes(outcome.report, byKey2, changes);
-  const shard = outcome.shard ?? outcome.plan?.shard;
-  const message = {
-    version: 1,
-    event,
-    command: outcome.command,
-    exitCode: outcome.exitCode,
-    owner: facts.owner,
-    service: facts.service,
-    ...facts.repository ? { repository: facts.repository } : {},
-    ...facts.commit ? { commit: facts.commit } : {},
-    ...facts.runUrl ? { runUrl: facts.runUrl } : {},
-    ...shard ? { shard } : {},
-    counts: countsOf(event, scopes, outcome),
-    scopes
-  };
-  if (event === "refused") {
-    const check = refusalCheck(outcome.error) ?? "refused";
-    const override = overrideOf(outcome.error);
-    message.refusal = { check, reason: messageOf(outcome.error), ...override ? { override } : {} };
-  }
-  if (event === "failed" && outcome.error !== void 0) message.error = messageOf(outcome.error);
-  return message;
-}
-function countsOf(event, scopes, outcome) {
-  const counts = {
-    scopes: scopes.length,
-    added: scopes.reduce((sum, scope) => sum + scope.added.length + scope.addedMore, 0),
-    removed: scopes.reduce((sum, scope) => sum + scope.removed.length + scope.removedMore, 0)
-  };
-  if (event === "drift") {
-    counts.outside = scopes.filter((scope) => scope.origin !== "repository").length;
-    counts.pending = scopes.filter((scope) => scope.origin === "repository").length;
-  } else if (outcome.report) {
-    counts.applied = outcome.report.applied.length;
-    counts.failed = outcome.report.failed.length;
-    counts.skipped = outcome.report.skipped.length;
-  }
-  return counts;
-}
-function applyScopes(report, byKey2, changes) {
-  if (!report) return changes.map((change) => changeScope(change, "pending"));
-  const scope = (key, kind, outcome, reason) => {
-    const change = byKey2.get(key);
-    const base = change ? changeScope(change, outcome) : { key, kind, origin: "repository", outcome, ...limited([], []) };
-    return reason === void 0 ? base : { ...base, reason };
-  };
-  return [
-    ...report.applied.map((one) => scope(one.key, one.kind, "applied")),
-    ...report.failed.map((one) => scope(one.key, one.kind, "failed", one.reason)),
-    ...report.skipped.map((one) => scope(one.key, byKey2.get(one.key)?.kind ?? "update", "skipped", one.reason))
-  ];
-}
-function driftScopes(outcome) {
-  const plan2 = outcome.plan;
-  if (!plan2) return [];
-  const changed = plan2.changes.map((change) => {
-    if (change.origin === void 0 || change.outside === void 0) return changeScope(change, "pending");
-    return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome: "pending", ...limited(change.outside.added, change.outside.removed) };
-  });
-  const kept = plan2.drift.map((drift) => ({ key: drift.key, kind: "drift", origin: originOf(drift.origin), outcome: "pending", ...limited(drift.outside.added, drift.outside.removed) }));
-  return [...changed, ...kept];
-}
-function changeScope(change, outcome) {
-  const { added, removed } = domainDelta(change);
-  return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome, ...limited(added, removed) };
-}
-function originOf(origin) {
-  return origin === "drift" ? "outside" : origin === "conflict" ? "both" : "repository";
-}
-function limited(added, removed) {
-  return {
-    added: added.slice(0, MAX_DOMAINS_EACH_WAY),
-    removed: removed.slice(0, MAX_DOMAINS_EACH_WAY),
-    addedMore: Math.max(0, added.length - MAX_DOMAINS_EACH_WAY),
-    removedMore: Math.max(0, removed.length - MAX_DOMAINS_EACH_WAY)
-  };
-}
-function refusalCheck(error4) {
-  for (const one of [error4, error4?.cause]) {
-    if (one instanceof UnsafePlanError) return "safety limit";
-    if (one instanceof StalePlanError) return "stale saved plan";
-    if (one instanceof PlanTargetError) return "saved plan target";
-    if (one instanceof OwnedElsewhereError) return "ownership";
-    if (one instanceof UnknownOwnerError) return "unknown ownership";
-    if (one instanceof BehindCheckoutError) return "behind checkout";
-    if (one instanceof WriteCheckError) return "write check";
-    if (one instanceof PlanFileError && /\bpinned\b|sha256/u.test(one.message)) return "saved plan pin";
-  }
-  const code = error4?.exitCode;
-  return code === 3 ? "safety limit" : code === 4 ? "stale saved plan" : null;
-}
-function overrideOf(error4) {
-  for (const one of [error4, error4?.cause]) {
-    const violations = one instanceof UnsafePlanError ? one.violations : [one];
-    const hints = violations.flatMap((violation) => {
-      const list = violation?.hints;
-      return Array.isArray(list) ? list : [];
-    });
-    if (hints.length > 0) return hints.map((hint2) => wordHint(hint2)).join(" or ");
-  }
-  return void 0;
-}
-function messageOf(error4) {
-  const inner = error4?.cause;
-  const one = error4 instanceof UnsafePlanError || !(inner instanceof Error) ? error4 : inner;
-  return one instanceof Error ? one.message : String(one);
-}
-
 // src/notify/targets.ts
 var NOTIFY_EVENTS = ["applied", "refused", "failed", "drift"];
 var MIN_SECRET_BYTES = 32;
@@ -54997,18 +55008,72 @@ function hostOf(service) {
   }
 }
 
+// src/commands/notify-projects.ts
+async function notifyRun(outcome, ctx) {
+  const projects = ctx.context.perProject;
+  if (projects === void 0 || projects.length < 2) return notifyAfterRun(outcome, ctx);
+  const parts = outcome.plan?.projects === void 0 ? [] : splitPlan(outcome.plan);
+  const claimed = /* @__PURE__ */ new Map();
+  const told = await Promise.all(
+    projects.map((project2) => {
+      const name = project2.projects[0]?.name ?? "";
+      const part = parts.find((one) => one.project.name === name)?.plan;
+      const context = { ...project2, project: { ...project2.project, notify: ownTargets(project2, name, claimed, ctx) } };
+      return notifyAfterRun(projectOutcome(outcome, name, part), { ...ctx, context });
+    })
+  );
+  const requiredFailed = told.flatMap((one) => one.requiredFailed);
+  const failures = told.flatMap((one) => one.failure === void 0 ? [] : [one.failure]);
+  const exitCode = outcome.exitCode === ExitCode2.ok && requiredFailed.length > 0 ? ExitCode2.error : outcome.exitCode;
+  return { notifications: told.flatMap((one) => one.notifications), requiredFailed, exitCode, ...failures.length > 0 ? { failure: failures.join("; ") } : {} };
+}
+function ownTargets(project2, name, claimed, ctx) {
+  const env = ctx.env ?? project2.notifyEnv;
+  return project2.project.notify?.filter((entry) => {
+    const url = (env[entry.urlEnv] ?? "").trim();
+    const first = url === "" ? void 0 : claimed.get(url);
+    if (first === void 0) {
+      if (url !== "") claimed.set(url, name);
+      return true;
+    }
+    ctx.onWarning(`${name}: notify ${entry.to} (${entry.urlEnv}) is the URL ${first} also notifies; one message per URL per run: it gets ${first}'s`);
+    return false;
+  });
+}
+function refuseUnsendableInAnyProject(ctx) {
+  for (const context of ctx.context.perProject ?? [ctx.context]) refuseUnsendableRequired({ ...ctx, context });
+}
+function projectOutcome(outcome, name, part) {
+  const { plan: _whole, report, error: error4, ...rest } = outcome;
+  const keys = new Set(part?.changes.map((change) => change.key) ?? []);
+  return {
+    ...rest,
+    ...part ? { plan: part } : {},
+    ...report ? { report: reportOf(report, keys) } : {},
+    ...error4 === void 0 ? {} : { error: errorFor(error4, name) }
+  };
+}
+function reportOf(report, keys) {
+  return { applied: report.applied.filter((one) => keys.has(one.key)), failed: report.failed.filter((one) => keys.has(one.key)), skipped: report.skipped.filter((one) => keys.has(one.key)) };
+}
+function errorFor(error4, name) {
+  if (refusalCheck(error4) === null) return error4;
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  return message.startsWith(`${name}: `) ? error4 : anotherProjectRefused(exitCodeOf(error4));
+}
+
 // src/commands/after-run.ts
 var notificationStep = {
   name: "notifications",
   afterPlan: async (outcome) => {
     if (!outcome.notify || !outcome.context || outcome.command !== "plan") return;
-    return notifyAfterRun({ command: "plan", plan: outcome.plan, exitCode: outcome.exitCode }, { ...outcome.notify, context: outcome.context });
+    return notifyRun({ command: "plan", plan: outcome.plan, exitCode: outcome.exitCode }, { ...outcome.notify, context: outcome.context });
   },
   afterApply: async (outcome) => {
     if (!outcome.notify) return;
     const { shard } = outcome.notify;
     const told = { command: "apply", exitCode: outcome.exitCode, ...outcome.plan ? { plan: outcome.plan } : {}, ...outcome.report ? { report: outcome.report } : {}, ...outcome.error === void 0 ? {} : { error: outcome.error }, ...shard === void 0 ? {} : { shard } };
-    return notifyAfterRun(told, { ...outcome.notify, context: outcome.context });
+    return notifyRun(told, { ...outcome.notify, context: outcome.context });
   }
 };
 var hooks = [notificationStep];
@@ -55458,7 +55523,7 @@ function applyVerdict(command, allowBehind) {
 // src/commands/apply-request.ts
 async function applyRequestCommand(request2) {
   const { context, notify: notify2 } = request2;
-  refuseUnsendableRequired({ context, enabled: notify2.enabled, ...notify2.env ? { env: notify2.env } : {} });
+  refuseUnsendableInAnyProject({ context, enabled: notify2.enabled, ...notify2.env ? { env: notify2.env } : {} });
   let planned;
   let outcome;
   try {

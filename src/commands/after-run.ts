@@ -18,7 +18,8 @@ import type { Plan } from '../plan/types.js';
 import type { NotificationEntry } from '../render/notifications-json.js';
 import type { RunContext } from '../run/settings.js';
 import type { Verdict } from './verdict.js';
-import { notifyAfterRun, type NotifyRequest } from './notify-command.js';
+import type { NotifyRequest } from './notify-command.js';
+import { notifyRun } from './notify-projects.js';
 
 export type { NotifyRequest } from './notify-command.js';
 
@@ -83,13 +84,13 @@ const notificationStep: AfterRunHook = {
   name: 'notifications',
   afterPlan: async (outcome) => {
     if (!outcome.notify || !outcome.context || outcome.command !== 'plan') return;
-    return notifyAfterRun({ command: 'plan', plan: outcome.plan, exitCode: outcome.exitCode }, { ...outcome.notify, context: outcome.context });
+    return notifyRun({ command: 'plan', plan: outcome.plan, exitCode: outcome.exitCode }, { ...outcome.notify, context: outcome.context });
   },
   afterApply: async (outcome) => {
     if (!outcome.notify) return;
     const { shard } = outcome.notify;
     const told = { command: 'apply' as const, exitCode: outcome.exitCode, ...(outcome.plan ? { plan: outcome.plan } : {}), ...(outcome.report ? { report: outcome.report } : {}), ...(outcome.error === undefined ? {} : { error: outcome.error }), ...(shard === undefined ? {} : { shard }) };
-    return notifyAfterRun(told, { ...outcome.notify, context: outcome.context });
+    return notifyRun(told, { ...outcome.notify, context: outcome.context });
   },
 };
 

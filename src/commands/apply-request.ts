@@ -13,7 +13,8 @@ import { RunError } from '../output/exit-codes.js';
 import { applyDecided, type ApplyCommand } from './apply-command.js';
 import type { Verdict } from './verdict.js';
 import { reportExitCode, runAfterApply, type AfterRun, type ApplyOutcome } from './after-run.js';
-import { exitCodeOf, refuseUnsendableRequired, type NotifyRequest } from './notify-command.js';
+import { exitCodeOf, type NotifyRequest } from './notify-command.js';
+import { refuseUnsendableInAnyProject } from './notify-projects.js';
 
 /** What the request's plan is: the plan written (one shard of `whole`, or all of it), or the load when a policy file has an error. */
 export type Planned = { plan: Plan; whole: Plan } | { plan: null; load: LoadResult; headline: string };
@@ -45,7 +46,7 @@ export interface ApplyRun extends ApplyOutcome, AfterRun {
  */
 export async function applyRequestCommand(request: ApplyRequest): Promise<ApplyRun> {
   const { context, notify } = request;
-  refuseUnsendableRequired({ context, enabled: notify.enabled, ...(notify.env ? { env: notify.env } : {}) });
+  refuseUnsendableInAnyProject({ context, enabled: notify.enabled, ...(notify.env ? { env: notify.env } : {}) });
   let planned: Planned | undefined;
   let outcome: ApplyOutcome;
   try {

@@ -207,11 +207,24 @@ function limited(added: readonly string[], removed: readonly string[]): Pick<Mes
   };
 }
 
+/** A project of a run of several, refused because another project was: nothing was written for it either. */
+class AnotherProjectRefused extends Error {
+  constructor(readonly exitCode: number) {
+    super('another project of this run was refused, so nothing was written for this one either');
+  }
+}
+
+/** The refusal a project hears when another project of its run was refused (never the other's details). */
+export function anotherProjectRefused(exitCode: number): Error {
+  return new AnotherProjectRefused(exitCode);
+}
+
 /**
  * Which check refused the run, or null when the error is no refusal.
  * The error may be a RunError whose cause is the refusal.
  */
 export function refusalCheck(error: unknown): string | null {
+  if (error instanceof AnotherProjectRefused) return 'another project refused';
   for (const one of [error, (error as { cause?: unknown } | null)?.cause]) {
     if (one instanceof UnsafePlanError) return 'safety limit';
     if (one instanceof StalePlanError) return 'stale saved plan';
