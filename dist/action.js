@@ -55347,6 +55347,11 @@ function planVerdict(plan2, context, takeOwnership) {
 }
 async function concludePlan(plan2, context, takeOwnership, request2 = {}) {
   const exitCode = request2.detailedExitcode === false ? ExitCode2.ok : planExitCode(plan2);
+  if (request2.merged) {
+    const merged = { command: "merge-plans", plan: plan2, verdict: request2.merged, exitCode };
+    await request2.show?.(merged);
+    return { ...merged, notifications: [] };
+  }
   const outcome = { command: "plan", plan: plan2, verdict: planVerdict(plan2, context, takeOwnership), exitCode, context, ...request2.notify ? { notify: request2.notify } : {} };
   await request2.show?.(outcome);
   return { ...outcome, ...await runAfterPlan(outcome) };
@@ -56782,7 +56787,7 @@ async function planStep(inputs, context, settings) {
   if (outcome.error !== void 0) await commented(outcome.error);
   return outcome;
 }
-async function reportPlan(inputs, context, settings, plan2, notify2) {
+async function reportPlan(inputs, context, settings, plan2, notify2, merged) {
   const show = async ({ verdict }) => {
     const cautions = planCautions(verdict.refusals, context.pullNumber !== void 0);
     for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
@@ -56792,7 +56797,7 @@ async function reportPlan(inputs, context, settings, plan2, notify2) {
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
   };
-  return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, show });
+  return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, ...merged ? { merged } : {}, show });
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
@@ -57335,21 +57340,24 @@ async function shardPlanStep(inputs, context, settings) {
   const pending = plan2.changes.length > 0;
   return afterPlanMade({ hasChanges: pending, planJson }, async () => {
     const summary3 = `shard ${shard}: ${planSummaryLine(plan2)}`;
-    await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}
+    const show = async () => {
+      await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}
 
 ${escapeMarkdown(summary3)}. The merge-plans job posts the merged plan.
 `);
+    };
+    const concluded = await concludePlan(plan2, settings, takeOwnershipOf(inputs), { show });
     const { driftCount } = planFacts(plan2);
-    return { exitCode: planExitCode(plan2), summary: summary3, hasChanges: pending, planJson, driftCount };
+    return { exitCode: concluded.exitCode, summary: summary3, hasChanges: pending, planJson, driftCount };
   });
 }
 async function mergePlansStep(inputs, context, settings) {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
-  const { plan: plan2 } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename2(file) })) });
+  const { plan: plan2, verdict } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename2(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan2, context, "merged");
   const pending = plan2.changes.length > 0;
   return afterPlanMade({ hasChanges: pending, planJson, planSha256 }, async () => {
-    await reportPlan(inputs, context, settings, plan2);
+    await reportPlan(inputs, context, settings, plan2, void 0, verdict);
     const { driftCount } = planFacts(plan2);
     return { exitCode: planExitCode(plan2), summary: planSummaryLine(plan2), hasChanges: pending, planJson, planSha256, driftCount };
   });

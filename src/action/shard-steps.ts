@@ -9,11 +9,12 @@ import { readdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { planSummaryLine } from '../render/describe.js';
 import { mergePlansCommand } from '../commands/merge-plans-command.js';
+import { concludePlan } from '../commands/plan-command.js';
 import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { escapeMarkdown } from '../render/index.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { inWorkspace, loadFailed, planFor, reportPlan, withClient, writeJobSummary, afterPlanMade, type StepOutcome } from './steps.js';
+import { inWorkspace, loadFailed, planFor, reportPlan, takeOwnershipOf, withClient, writeJobSummary, afterPlanMade, type StepOutcome } from './steps.js';
 import { writePlanFile } from './plan-file.js';
 import { planExitCode, planFacts } from './findings.js';
 
@@ -28,20 +29,24 @@ export async function shardPlanStep(inputs: ActionInputs, context: WorkflowConte
   // A part's sha256 pins nothing: only the merged plan is ever applied, so the output stays empty.
   return afterPlanMade({ hasChanges: pending, planJson }, async () => {
     const summary = `shard ${shard}: ${planSummaryLine(plan)}`;
-    await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
+    // Concluded as the CLI's plan --shard is (its after-plan steps run once); the summary is the report.
+    const show = async (): Promise<void> => {
+      await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
+    };
+    const concluded = await concludePlan(plan, settings, takeOwnershipOf(inputs), { show });
     const { driftCount } = planFacts(plan);
-    return { exitCode: planExitCode(plan), summary, hasChanges: pending, planJson, driftCount };
+    return { exitCode: concluded.exitCode, summary, hasChanges: pending, planJson, driftCount };
   });
 }
 
 /** `command: merge-plans`: the parts of input plan-files become one plan, shown and pinned as any plan. */
 export async function mergePlansStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
-  const { plan } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename(file) })) });
+  const { plan, verdict } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context, 'merged');
   const pending = plan.changes.length > 0;
   return afterPlanMade({ hasChanges: pending, planJson, planSha256 }, async () => {
-    await reportPlan(inputs, context, settings, plan);
+    await reportPlan(inputs, context, settings, plan, undefined, verdict);
     const { driftCount } = planFacts(plan);
     return { exitCode: planExitCode(plan), summary: planSummaryLine(plan), hasChanges: pending, planJson, planSha256, driftCount };
   });

@@ -124,7 +124,8 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
 }
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it; then the after-plan steps. */
-export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan, notify?: NotifyRequest): Promise<AfterRun> {
+/** @param merged a merged plan's verdict (mergePlansCommand's, decided over its parts; its after-plan steps already ran) */
+export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan, notify?: NotifyRequest, merged?: Verdict): Promise<AfterRun> {
   const show = async ({ verdict }: { verdict: Verdict }): Promise<void> => {
     const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
@@ -134,7 +135,7 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
   };
-  return concludePlan(plan, settings, takeOwnershipOf(inputs), { ...(notify ? { notify } : {}), show });
+  return concludePlan(plan, settings, takeOwnershipOf(inputs), { ...(notify ? { notify } : {}), ...(merged ? { merged } : {}), show });
 }
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */

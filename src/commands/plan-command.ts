@@ -82,6 +82,8 @@ export interface PlanConclusion {
   notify?: NotifyRequest;
   /** Shows the plan with its verdict (the report), before the after-plan steps. */
   show?: (outcome: PlanOutcome) => void | Promise<void>;
+  /** A merged plan: its verdict, decided over the parts by mergePlansCommand, which ran its after-plan steps once already. */
+  merged?: Verdict;
 }
 
 /**
@@ -92,6 +94,11 @@ export interface PlanConclusion {
  */
 export async function concludePlan(plan: Plan, context: RunContext, takeOwnership?: ReadonlySet<ScopeKey>, request: PlanConclusion = {}): Promise<PlanOutcome & AfterRun> {
   const exitCode = request.detailedExitcode === false ? ExitCode.ok : planExitCode(plan);
+  if (request.merged) {
+    const merged: PlanOutcome = { command: 'merge-plans', plan, verdict: request.merged, exitCode };
+    await request.show?.(merged);
+    return { ...merged, notifications: [] };
+  }
   const outcome: PlanOutcome = { command: 'plan', plan, verdict: planVerdict(plan, context, takeOwnership), exitCode, context, ...(request.notify ? { notify: request.notify } : {}) };
   await request.show?.(outcome);
   return { ...outcome, ...(await runAfterPlan(outcome)) };

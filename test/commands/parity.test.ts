@@ -361,6 +361,27 @@ describe('one verdict, both front ends', () => {
       }
       for (const repo of [r.cli, r.action]) expect((await repo.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
     });
+
+    it('a merged plan runs its after-plan steps once, as merge-plans, with the verdict decided over its parts, in both', async () => {
+      // The action's merge step ran them twice: once in the command, again as a plan of the action's own context.
+      const r = await twins({ 'autojoin-sync.yaml': 'safety:\n  maxRemovals: 0\n', 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) });
+      const outcomes: Record<string, unknown[]> = { cli: [], action: [] };
+      let door: 'cli' | 'action' = 'cli';
+      const remove = addAfterRunHook({ name: 'recorder', afterPlan: (outcome) => void outcomes[door]?.push({ command: outcome.command, exitCode: outcome.exitCode, checks: outcome.verdict.refusals.map((refusal) => refusal.check) }) });
+      try {
+        for (const one of ['cli', 'action'] as const) {
+          door = one;
+          const flow = await sharded(one, r[one]);
+          expect(flow.merge.code).toBeLessThan(3);
+        }
+      } finally {
+        remove();
+      }
+      const merges = (list: unknown[] | undefined): unknown[] => (list ?? []).filter((outcome) => (outcome as { command: string }).command === 'merge-plans');
+      expect(merges(outcomes.cli)).toEqual([{ command: 'merge-plans', exitCode: 2, checks: [] }]);
+      expect(merges(outcomes.action)).toEqual(merges(outcomes.cli));
+      expect(outcomes.action).toHaveLength(outcomes.cli?.length ?? -1);
+    });
   });
   describe('--changed-since against the full plan (the CLI\'s: the action plans in full)', () => {
     const project = 'rules:\n  - name: one scope a domain\n    maxScopesPerDomain: 1\n';

@@ -3,27 +3,17 @@
  * test/support/monorepo.ts through the CLI in-process, at its root, from a team folder and with
  * -C from outside. The spawned twins are in test/e2e/monorepo.e2e.test.ts.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
-import { makeMonorepo, MONOREPO_FILES, MONOREPO_NOW } from '../support/monorepo.js';
+import { MONOREPO_ENV as env, monorepoCli, monorepoOfTest } from '../support/monorepo-run.js';
+import { MONOREPO_FILES } from '../support/monorepo.js';
 import { startDnsFixture } from '../support/dns.js';
 import { DEFAULT_ACCESS_TOKEN, emptyData, startEmulator } from '../../src/emulator/index.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function monorepo(extra: Record<string, string | null> = {}): string {
-  const dir = makeMonorepo(extra);
-  made.push(dir);
-  return dir;
-}
-
-const env = { AUTOJOIN_NOW: MONOREPO_NOW, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined, AUTOJOIN_ACCESS_TOKEN: undefined };
-const cli = (cwd: string, ...args: string[]) => runInProcess(args, { cwd, env });
+const monorepo = monorepoOfTest;
+const cli = monorepoCli;
 
 describe('the three-team monorepo fixture', () => {
   it('each team validates under its own project file, from its folder', async () => {

@@ -3,30 +3,18 @@
  * the three-team monorepo of test/support/monorepo.ts through the CLI in-process at its root,
  * against the embedded emulator's one state at the repository root.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../support/in-process.js';
+import { describe, expect, it } from 'vitest';
+import { monorepoCli, monorepoOfTest } from '../support/monorepo-run.js';
 import { commitAll } from '../support/git.js';
-import { makeMonorepo, MONOREPO_NOW } from '../support/monorepo.js';
 import { combineExitCodes } from '../../src/commands/run-projects.js';
 
 /** Each test runs the CLI several times over three projects: more than the default 30 s on a loaded machine. */
 const SLOW = 120_000;
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function monorepo(extra: Record<string, string | null> = {}): string {
-  const dir = makeMonorepo(extra);
-  made.push(dir);
-  return dir;
-}
-
-const env = { AUTOJOIN_NOW: MONOREPO_NOW, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined, AUTOJOIN_ACCESS_TOKEN: undefined };
-const cli = (cwd: string, ...args: string[]) => runInProcess(args, { cwd, env });
+const monorepo = monorepoOfTest;
+const cli = monorepoCli;
 const write = (dir: string, file: string, text: string): void => writeFileSync(path.join(dir, ...file.split('/')), text);
 
 interface Doc {
