@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInside, relativeBelow } from '../src/files.js';
-import { relativePosix } from '../src/policy/discover.js';
+import { relativePosix } from '../src/relative-path.js';
 
 /** The definitions, as they were before the fast path. */
 function relativePosixByDefinition(cwd: string, file: string): string {

@@ -12,7 +12,7 @@ import { escapeControls } from '../escape.js';
 import { cutText, redactText, shownLive } from '../redact.js';
 import { joinBounded } from '../render/bounded.js';
 import { plural } from '../text.js';
-import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
+import { ADOPT_BRANCH, pushAdoptBranch } from '../commands/adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { planFor, withClient, writeJobSummary, type StepOutcome } from './steps.js';

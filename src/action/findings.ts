@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { relativePosix } from '../policy/index.js';
+import { relativePosix } from '../relative-path.js';
 import type { Diagnostic } from '../policy/types.js';
 import type { Plan, PlanSummary } from '../plan/types.js';
 import { planCounts } from '../render/describe.js';

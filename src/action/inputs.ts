@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ReadMode } from '../service/types.js';
-import { READ_MODES } from '../service/read-mode.js';
+import { READ_MODES } from '../run/setting-values.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
-import { parseShard } from '../plan/shard.js';
+import { shardRequest } from '../commands/request-lists.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt' | 'merge-plans';
 
@@ -126,7 +126,7 @@ function savedPlan(planFile: string | undefined, planSha256: string | undefined)
 
 /** `K/N`, checked as --shard is (the message names the input). */
 function shardInput(value: string | undefined): string | undefined {
-  if (value !== undefined) parseShard(value);
+  if (value !== undefined) shardRequest(value);
   return value;
 }
 

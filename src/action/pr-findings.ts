@@ -4,24 +4,11 @@
  * file, and only then limit each kind of warning to its first three (the rest counted), so the
  * warnings a pull request brings are never the ones counted away. The changed files are those
  * that differ from the pull request's base commit (the event's `pull_request.base.sha`), found
- * with one git call; outside a pull request, or when git cannot tell (a shallow clone without
+ * with one git call (src/commands/pull-request-files.ts); outside a pull request, or when git cannot tell (a shallow clone without
  * the base), the order is the files' own.
  */
 import type { Diagnostic } from '../policy/types.js';
-import { runGit } from '../git/command.js';
 import { warningLimiter } from '../render/warning-limit.js';
-import type { WorkflowContext } from './inputs.js';
-
-/** @returns the files (relative to the workspace, `/`-separated) that differ from the pull request's base; empty when unknown */
-export async function pullRequestFiles(context: Pick<WorkflowContext, 'pullBase' | 'workspace'>): Promise<ReadonlySet<string>> {
-  if (context.pullBase === undefined) return new Set();
-  try {
-    const output = await runGit(['diff', '--name-only', '-z', '--no-renames', '--relative', context.pullBase, '--'], { cwd: context.workspace, context: 'the files the pull request changed' });
-    return new Set(output.toString('utf8').split('\0').filter((file) => file !== ''));
-  } catch {
-    return new Set();
-  }
-}
 
 /**
  * @param diagnostics named relative to the workspace, in the files' order

@@ -1,15 +1,13 @@
 /**
  * A refused run, as the job summary and a pull request's caution show it: which check refused
  * (a safety limit, a stale saved plan, another owner's scope, a checkout behind the last apply),
- * its limit, the count that broke it, and what lets it through. After a run (push, schedule,
+ * its limit, the count that broke it, and what lets it through. Each row is mapped from the
+ * verdict's refusal (src/commands/verdict.ts: its kind, check, scopes and figures), the one source
+ * the CLI's refusals come from too. After a run (push, schedule,
  * dispatch) that is the input to set; in a pull request, whose reviewer cannot re-run the apply
  * with other inputs, it is what the reviewer can do: change the project file in the pull request,
  * ask for the apply workflow's input, or split the change.
  */
-import { PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnintendedClearError, UnsafePlanError } from '../plan/safety.js';
-import { StalePlanError } from '../plan/refusals.js';
-import { OwnedElsewhereError } from '../reconcile/ownership-refusal.js';
-import { BehindCheckoutError } from '../history/behind.js';
 import { wordHint, type Hint } from '../hint.js';
 import { refusalsOfError, type VerdictRefusal } from '../commands/verdict.js';
 import { escapeMarkdown } from '../render/index.js';
@@ -55,20 +53,27 @@ export function wasReported(error: unknown): boolean {
   return typeof inner === 'object' && inner !== null && reported.has(inner);
 }
 
+/** The error that refused: the verdict's (a RunError's cause, else the error itself); for another failure, its cause when it has one. */
 function causeOf(error: unknown): unknown {
+  const refused = refusalsOfError(error)?.[0]?.error;
+  if (refused) return refused;
   const cause = (error as { cause?: unknown } | null)?.cause;
-  return typeof cause === 'object' && cause !== null && !(error instanceof UnsafePlanError) && !(error instanceof StalePlanError) ? cause : error;
+  return typeof cause === 'object' && cause !== null ? cause : error;
 }
 
 function rowsOf(error: unknown): RefusalRow[] | null {
-  if (error instanceof UnsafePlanError) return error.violations.map(limitRow);
-  if (error instanceof StalePlanError) return [staleRow(error)];
-  if (error instanceof OwnedElsewhereError) return [ownerRow(error)];
-  if (error instanceof BehindCheckoutError) return [behindRow(error)];
-  // Every other refusal of the verdict (a write check, an owner that cannot be read), from its data.
   const refusals = refusalsOfError(error);
-  if (refusals) return refusals.map(verdictRow);
-  return hintedRow(error);
+  return refusals ? refusals.map(rowOf) : hintedRow(error);
+}
+
+/** One refusal of the verdict as its row: by its kind, from its figures. */
+function rowOf(refusal: VerdictRefusal): RefusalRow {
+  if (refusal.kind === 'safety-limit') return limitRow(refusal);
+  if (refusal.kind === 'stale') return staleRow(refusal);
+  if (refusal.kind === 'ownership') return ownerRow(refusal);
+  if (refusal.kind === 'behind') return behindRow(refusal);
+  // Every other refusal (a write check, an owner that cannot be read, an entry only-expired cannot write), from its data.
+  return verdictRow(refusal);
 }
 
 /** A refusal of the verdict without a row of its own: its check, scopes and the settings that change it. */
@@ -78,70 +83,67 @@ function verdictRow(refusal: VerdictRefusal): RefusalRow {
 }
 
 /** One safety limit the plan breaks. */
-export function limitRow(violation: UnsafePlanError): RefusalRow {
-  const override = hintsText(violation.hints);
-  if (violation instanceof TooManyRemovalsError) {
+function limitRow(refusal: VerdictRefusal): RefusalRow {
+  const override = hintsText(refusal.hints);
+  if (refusal.check === 'max-removals') {
     return {
       check: 'safety limit max-removals',
-      limit: `${plural(violation.limit, 'domain')} removed in one run`,
-      count: `${plural(violation.removals, 'domain')} removed (${scopesText(violation.scopes)})`,
+      limit: `${plural(refusal.allowed, 'domain')} removed in one run`,
+      count: `${plural(refusal.count, 'domain')} removed (${scopesText(refusal.scopes)})`,
       override,
-      reviewer: `raise \`safety.maxRemovals\` in autojoin-sync.yaml to ${violation.removals} in this pull request, ask for the apply workflow's input \`max-removals: ${violation.removals}\`, or split the change into smaller pull requests`,
+      reviewer: `raise \`safety.maxRemovals\` in autojoin-sync.yaml to ${refusal.count} in this pull request, ask for the apply workflow's input \`max-removals: ${refusal.count}\`, or split the change into smaller pull requests`,
     };
   }
-  if (violation instanceof RemovalPercentError || violation instanceof PrunePercentError) return percentRow(violation, override);
-  if (violation instanceof UnintendedClearError) {
-    return {
-      check: 'clear without `domains: []`',
-      limit: 'a scope is cleared only when its file says `domains: []` (or the file is deleted)',
-      count: `${plural(violation.scopes.length, 'scope')} cleared (${scopesText(violation.scopes)})`,
-      override: `${override}, or write \`domains: []\` in the file`,
-      reviewer: 'write `domains: []` in the policy file of each scope to clear, in this pull request',
-    };
-  }
-  return { check: 'safety limit', limit: violation.message, count: scopesText(violation.scopes), override, reviewer: 'see the plan below' };
+  if (refusal.check === 'max-removal-percent') return percentRow(refusal, override);
+  return {
+    check: 'clear without `domains: []`',
+    limit: 'a scope is cleared only when its file says `domains: []` (or the file is deleted)',
+    count: `${plural(refusal.scopes.length, 'scope')} cleared (${scopesText(refusal.scopes)})`,
+    override: `${override}, or write \`domains: []\` in the file`,
+    reviewer: 'write `domains: []` in the policy file of each scope to clear, in this pull request',
+  };
 }
 
-function percentRow(violation: RemovalPercentError | PrunePercentError, override: string): RefusalRow {
-  const percent = (violation.hints[0]?.value as number | undefined) ?? violation.limit;
-  const count =
-    violation instanceof PrunePercentError
-      ? `${violation.cleared.length} of ${violation.active} scopes with active autojoin cleared (deleted policy files)`
-      : firstItems(violation.removals.map((r) => `${r.key}: ${r.removed} of ${r.total} domains`), 5);
+function percentRow(refusal: VerdictRefusal, override: string): RefusalRow {
+  const percent = (refusal.hints[0]?.value as number | undefined) ?? refusal.allowed;
+  const pruned = refusal.detail?.pruned;
+  const count = pruned
+    ? `${pruned.cleared} of ${pruned.active} scopes with active autojoin cleared (deleted policy files)`
+    : firstItems((refusal.detail?.removals ?? []).map((r) => `${r.key}: ${r.removed} of ${r.total} domains`), 5);
   return {
     check: 'safety limit max-removal-percent',
-    limit: `${violation.limit}% ${violation instanceof PrunePercentError ? 'of the active scopes' : "of a scope's domains"}`,
+    limit: `${refusal.allowed}% ${pruned ? 'of the active scopes' : "of a scope's domains"}`,
     count,
     override: `${override}, or \`safety.maxRemovalPercent\` in autojoin-sync.yaml`,
     reviewer: `raise \`safety.maxRemovalPercent\` in autojoin-sync.yaml to ${percent} in this pull request, ask for the apply workflow's input \`max-removal-percent: ${percent}\`, or split the change`,
   };
 }
 
-function staleRow(error: StalePlanError): RefusalRow {
+function staleRow(refusal: VerdictRefusal): RefusalRow {
   return {
     check: 'stale saved plan',
     limit: 'a saved plan is applied only while the live state of each of its scopes is as when it was made',
-    count: `${plural(error.moved.length, 'scope')} changed since the plan was made (${scopesText(error.moved)})`,
+    count: `${plural(refusal.scopes.length, 'scope')} changed since the plan was made (${scopesText(refusal.scopes)})`,
     override: 'no input: make a new plan (re-run the plan job) and apply that',
     reviewer: 'review the new plan of a re-run plan job',
   };
 }
 
-function ownerRow(error: OwnedElsewhereError): RefusalRow {
-  const keys = error.scopes.map((scope) => scope.key);
+function ownerRow(refusal: VerdictRefusal): RefusalRow {
+  const owners = refusal.detail?.owners ?? [];
   return {
     check: 'ownership',
     limit: "a scope whose `autojoin-sync.owner` marker names another owner is not written",
-    count: `${plural(keys.length, 'scope')} owned elsewhere (${firstItems(error.scopes.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
-    override: `${hintsText(error.hints)}, or \`owner\` in autojoin-sync.yaml`,
+    count: `${plural(refusal.scopes.length, 'scope')} owned elsewhere (${firstItems(owners.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
+    override: `${hintsText(refusal.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: 'ask the other owner to release the scopes, or ask for the apply workflow\'s input `take-ownership`',
   };
 }
 
-function behindRow(error: BehindCheckoutError): RefusalRow {
-  const keys = error.scopes.map((scope) => scope.key);
-  const named = firstItems(error.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
-  const shallow = error.scopes.some((scope) => scope.missing === true);
+function behindRow(refusal: VerdictRefusal): RefusalRow {
+  const keys = refusal.scopes;
+  const named = firstItems((refusal.detail?.commits ?? []).map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
+  const shallow = refusal.check === 'behind-shallow';
   return {
     check: 'behind checkout',
     limit: "a scope is written only from a checkout that contains the commit its `autojoin-sync.commit` marker names",
@@ -187,18 +189,10 @@ export function refusalMarkdown(refusal: Refusal, exitCode: number): string {
 /** The caution of a pull request's plan: per limit, its count and what the reviewer can do; any other refusal in apply's words. */
 export function reviewerCautions(refusals: readonly VerdictRefusal[]): string[] {
   return refusals.map((refusal) => {
-    const violation = refusal.kind === 'safety-limit' ? limitViolation(refusal) : undefined;
-    if (!violation) return refusal.message;
-    const row = limitRow(violation);
+    if (refusal.kind !== 'safety-limit') return refusal.message;
+    const row = limitRow(refusal);
     return `${row.check}: ${row.count}, over the limit of ${row.limit}. To let it through: ${row.reviewer}`;
   });
-}
-
-/** The one limit of a safety-limit refusal, among the violations its error carries. */
-function limitViolation(refusal: VerdictRefusal): UnsafePlanError | undefined {
-  const error = refusal.error;
-  if (!(error instanceof UnsafePlanError)) return undefined;
-  return error.violations.find((violation) => (violation.message.split(' — also: ')[0] ?? violation.message) === refusal.message) ?? undefined;
 }
 
 /** @returns the `summary` output of a refused run: `refused by safety limit max-removals: 12 domains removed (…); limit …`. */

@@ -8,11 +8,13 @@
 import { resolve } from 'node:path';
 import * as core from './runner.js';
 import { planCommentFooter, publishComment } from './sticky-comment.js';
-import { pullRequestFiles, pullRequestFindings } from './pr-findings.js';
-import { withServiceClient } from '../connect/connect.js';
+import { pullRequestFindings } from './pr-findings.js';
+import { pullRequestFiles } from '../commands/pull-request-files.js';
+import { withConnection } from '../commands/connection.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
+import { relativePosix } from '../relative-path.js';
+import { summarizeDiagnostics } from '../render/diagnostics.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import type { Plan, PlanSummary } from '../plan/types.js';
@@ -201,12 +203,10 @@ export async function loadFailed(inputs: ActionInputs, context: WorkflowContext,
   return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
 }
 
-/** Connects as the CLI does (the settings hold the base-url / api-key inputs) and always closes. */
+/** Connects through the command layer as the CLI does (the settings hold the base-url / api-key inputs; no embedded emulator) and always closes. */
 export async function withClient<T>(settings: RunSettings, work: (client: ServiceClient) => Promise<T>): Promise<T> {
-  const notice = (message: string): void => core.info(message);
-  const onRequest = (event: RequestEvent): void => log().request(event);
-  const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
-  return withServiceClient(options, (message) => core.notice(message), work);
+  const view = { notice: (message: string) => core.info(message), clientNotice: (message: string) => core.notice(message), onRequest: (event: RequestEvent) => log().request(event) };
+  return withConnection({ settings, baseUrlHint: 'the action input base-url' }, view, (client) => work(client));
 }
 
 /**

@@ -3,7 +3,7 @@
  * (link to the run, hidden marker), and the blocks for a failed load or for a plan a safety
  * limit would refuse. Changes themselves are only ever rendered by src/render.
  */
-import { formatDiagnostic } from '../policy/index.js';
+import { formatDiagnostic } from '../render/diagnostics.js';
 import type { Diagnostic } from '../policy/types.js';
 import { escapeMarkdown } from '../render/index.js';
 import { fenceFor } from '../escape.js';

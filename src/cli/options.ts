@@ -1,9 +1,8 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
 import { RunError } from '../output/exit-codes.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_READ_MODE, READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_READ_MODE, DEFAULT_REQUEST_TIMEOUT_SECONDS, READ_MODES } from '../run/setting-values.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../output/log.js';
 import { runValue } from '../run-values.js';
 

@@ -2,7 +2,7 @@
  * What the CLI shows on stderr besides its results: policy diagnostics (`file:line:col: …`),
  * notices, and the progress of a phase. Every line is escaped and redacted.
  */
-import { formatDiagnostic } from '../policy/index.js';
+import { formatDiagnostic } from '../render/diagnostics.js';
 import type { Diagnostic } from '../policy/types.js';
 import { warningLimiter, type WarningLimiter } from '../render/warning-limit.js';
 import { escapeControls } from '../escape.js';

@@ -4,8 +4,7 @@
  * `plan --out`), whose covered scopes are taken.
  */
 import { createReadStream } from 'node:fs';
-import { parsePlan } from '../plan/index.js';
-import { MAX_PLAN_BYTES } from '../commands/plan-files.js';
+import { MAX_PLAN_BYTES, planScopeKeys } from '../commands/plan-files.js';
 import { RunError } from '../output/exit-codes.js';
 import { parseScopeKey, type ScopeRef } from '../scope.js';
 
@@ -57,7 +56,7 @@ export function parseScopeList(text: string, name: string): ScopeRef[] {
 
 function planScopes(text: string, name: string): ScopeRef[] {
   try {
-    return parsePlan(text, name).scopes.map((scope) => parseScopeKey(scope.key));
+    return planScopeKeys(text, name).map((key) => parseScopeKey(key));
   } catch (error) {
     throw new RunError(`--scopes-from: ${(error as Error).message}`);
   }

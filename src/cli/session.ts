@@ -1,11 +1,11 @@
 /**
- * The connected session of plan, apply, import, who and adopt: the service client (base URL or
- * embedded emulator), always closed, and the check that comes before connecting.
+ * The connected session of plan, apply, import, who, adopt and presets, as the CLI opens it through
+ * the command layer (src/commands/connection.ts): the embedded emulator offered when no service is
+ * named, its notices to the logger, known errors as exit codes; and the check before connecting.
  */
-import { withServiceClient, type ConnectOptions } from '../connect/connect.js';
-import { startEmbeddedEmulator } from '../connect/embedded.js';
+import { startEmbeddedEmulator } from '../commands/embedded-emulator.js';
+import { unreadablePathsRefusal, withConnection, type ConnectionRequest, type ConnectionView } from '../commands/connection.js';
 import type { ServiceClient } from '../service/client.js';
-import { NoPoliciesError, unreadablePaths } from '../policy/index.js';
 import { toRunError } from '../output/exit-codes.js';
 import { escapeControls } from '../escape.js';
 import type { RunSettings } from '../run/settings.js';
@@ -27,7 +27,7 @@ export interface Session {
  */
 export async function withSession<T>(settings: RunSettings, work: (session: Session) => Promise<T>): Promise<T> {
   try {
-    return await withServiceClient(connectOptions(settings), printClientNotice, (client, { target }) => work({ client, settings, target }));
+    return await withConnection(cliConnection(settings), cliConnectionView(printClientNotice), (client, target) => work({ client, settings, target }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -38,21 +38,24 @@ export async function withSession<T>(settings: RunSettings, work: (session: Sess
  * the state of) the embedded emulator. The same diagnostics and exit 1 as when the plan finds them.
  */
 export async function refuseUnreadablePaths(settings: Pick<RunSettings, 'base' | 'paths'>): Promise<void> {
-  const diagnostics = await unreadablePaths(settings.paths, settings.base);
-  if (diagnostics.length === 0) return;
-  printDiagnostics(diagnostics, settings.base);
-  // As the README words it: `no policy files (…) under polices; nothing was done. …`
-  throw new DiagnosticsError(new NoPoliciesError([...new Set(diagnostics.map((d) => d.file))], false).message, diagnostics);
+  const refusal = await unreadablePathsRefusal(settings);
+  if (refusal === null) return;
+  printDiagnostics(refusal.diagnostics, settings.base);
+  throw new DiagnosticsError(refusal.message, refusal.diagnostics);
 }
 
-/** How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger. */
-export function connectOptions(settings: ConnectOptions['settings']): ConnectOptions {
+/** How the CLI connects: the embedded emulator when nothing is configured. */
+export function cliConnection(settings: ConnectionRequest['settings']): ConnectionRequest {
+  return { settings, startEmbedded: startEmbeddedEmulator };
+}
+
+/** Notices and --verbose request lines to the logger; the client's notices to `clientNotice`. */
+export function cliConnectionView(clientNotice: (message: string) => void): ConnectionView {
   return {
-    settings,
-    startEmbedded: startEmbeddedEmulator,
     notice: (message) => log().info(escapeControls(message)),
     // One preamble line by default (`using …`: project file and service host); why, with --verbose.
     detail: (message) => log().debug(escapeControls(message)),
+    clientNotice,
     onRequest: (event) => log().request(event),
   };
 }

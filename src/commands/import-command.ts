@@ -2,8 +2,9 @@
  * The import command over the run context (src/cli/commands/import.ts): the live state of the
  * scopes asked for, as one canonical policy file each, checked as `validate` checks a file (the
  * project file's rules included). Refuses a scope a policy file declares already (a second file
- * would be a duplicate scope) and a scope whose live text echoes a secret of the run. The front
- * end writes the files (or stdout) and says what was found.
+ * would be a duplicate scope) and a scope whose live text echoes a secret of the run, and names
+ * the files to write, refusing a clash or (without --force) an existing file. The front end writes
+ * the files (or stdout) and says what was found.
  */
 import { dirname, join, relative, resolve } from 'node:path';
 import { RunError } from '../output/exit-codes.js';
@@ -13,7 +14,7 @@ import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { importScopes, type ImportedScope } from '../reconcile/import-scopes.js';
 import { projectScopes, type RunContext } from '../run/settings.js';
 import type { ProjectScope } from '../policy/project-scope.js';
-import { isInside } from '../files.js';
+import { entryExists, isInside } from '../files.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 
@@ -61,6 +62,34 @@ export async function importCommand(command: ImportCommand): Promise<ImportOutco
     failing,
     diagnostics: importDiagnostics(imported, dir, project),
   };
+}
+
+/**
+ * The files the documents go to under `dir`, checked before any is written, so a refusal writes
+ * nothing: two scopes on one file name (as a case-insensitive file system sees it), or, without
+ * --force, a file that exists already.
+ * @returns the files, in the order of `imported`
+ * @throws RunError naming the file
+ */
+export async function importFiles(imported: readonly ImportedScope[], dir: string, force: boolean): Promise<string[]> {
+  const files = imported.map((entry) => join(dir, policyFileName(entry.policy)));
+  const clash = findDuplicate(files);
+  if (clash) throw new RunError(`two scopes map to the same file name ${clash}; import them into different directories`);
+  if (!force) {
+    for (const file of files) {
+      if (await entryExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
+    }
+  }
+  return files;
+}
+
+function findDuplicate(values: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(value.toLowerCase())) return value;
+    seen.add(value.toLowerCase());
+  }
+  return undefined;
 }
 
 /** `<scopeType>-<scope>.autojoin.yaml` with anything but `[A-Za-z0-9._-]` as `_`, never hidden. */

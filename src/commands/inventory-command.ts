@@ -1,10 +1,10 @@
 /**
  * The inventory command over the run context (src/cli/commands/inventory.ts): every scope and
- * domain entry as rows, with `--blame` the commit, author and date of each entry's line. The
- * front end renders the rows as CSV, JSON or markdown.
+ * domain entry as rows, with `--blame` the commit, author and date of each entry's line, and the
+ * columns they have, in order. The front end renders the rows as CSV, JSON or markdown.
  */
 import { blameFiles, blameOfLine } from '../governance/blame.js';
-import { inventoryRows, type BlamedRow, type InventoryRow } from '../governance/inventory-rows.js';
+import { BLAME_COLUMNS, INVENTORY_COLUMNS, inventoryRows, type BlamedRow, type InventoryRow } from '../governance/inventory-rows.js';
 import type { Diagnostic } from '../policy/types.js';
 import { placedPolicies, type ListingContext } from './placed-policies.js';
 
@@ -16,15 +16,18 @@ export interface InventoryCommand {
 
 export interface InventoryOutcome {
   rows: BlamedRow[];
+  /** The rows' columns, in the order CSV and markdown show them: with `--blame`, commit, author and date last. */
+  columns: readonly (keyof BlamedRow)[];
   /** The policy files' errors: when there is one, no row. */
   errors: Diagnostic[];
 }
 
 export async function inventoryCommand(command: InventoryCommand): Promise<InventoryOutcome> {
   const { policies, errors } = await placedPolicies(command.context);
-  if (errors.length > 0) return { rows: [], errors };
+  const columns = command.blame ? [...INVENTORY_COLUMNS, ...BLAME_COLUMNS] : INVENTORY_COLUMNS;
+  if (errors.length > 0) return { rows: [], columns, errors };
   const rows = inventoryRows(policies);
-  return { rows: command.blame ? await withBlame(rows, command.context.base) : rows, errors: [] };
+  return { rows: command.blame ? await withBlame(rows, command.context.base) : rows, columns, errors: [] };
 }
 
 async function withBlame(rows: readonly InventoryRow[], cwd: string): Promise<BlamedRow[]> {

@@ -9,7 +9,7 @@
  */
 import type { ApplyReport } from '../apply/types.js';
 import { NOT_ATTEMPTED, type ApplyProgress } from '../apply/apply-changes.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { Plan, PlanProject } from '../plan/types.js';
 import { joinPlans, splitPlan } from '../plan/joined-plan.js';

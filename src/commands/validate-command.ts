@@ -6,7 +6,7 @@
  * the job summary, the SARIF file.
  */
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { checkPoliciesFound, loadPolicies, tolerateMissingPaths } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, NoPoliciesError, tolerateMissingPaths } from '../policy/index.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { compareDiagnostics } from '../policy/format.js';
 import { isInside } from '../files.js';
@@ -32,6 +32,10 @@ export interface ValidateOutcome {
   findings: Diagnostic[];
   /** The paths given that do not exist. */
   missing: string[];
+  /** Every finding, the project file's then the policy files', in the order they are shown (file, line, column). */
+  diagnostics: Diagnostic[];
+  /** The paths that do not exist in NoPoliciesError's words, as plan and apply say it; null when every path exists. */
+  noPolicies: string | null;
   /** 1 when any finding (the project file's too) is an error, else 0. */
   exitCode: ExitCodeValue;
 }
@@ -51,7 +55,9 @@ export async function validateCommand(command: ValidateCommand): Promise<Validat
   const failed = hasError(projectFindings) || hasError(findings);
   if (!failed) checkPoliciesFound(context.paths, load, context.base, allowNoPolicies);
   const missing = findings.filter((d) => d.code === 'path-not-found').map((d) => d.file);
-  return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode.error : ExitCode.ok };
+  const diagnostics = [...projectFindings, ...findings].sort(compareDiagnostics);
+  const noPolicies = missing.length > 0 ? new NoPoliciesError(missing, false).message : null;
+  return { load, projectFindings, findings, missing, diagnostics, noPolicies, exitCode: failed ? ExitCode.error : ExitCode.ok };
 }
 
 /**

@@ -15,7 +15,7 @@ import { findViolations, PrunePercentError, RemovalPercentError, TooManyRemovals
 import { OnlyExpiredError, StalePlanError, WriteCheckError } from '../plan/refusals.js';
 import { domainCensus, writeProblems } from '../plan/write-checks.js';
 import { unknownOwnershipOf } from '../plan/ownership.js';
-import type { Plan, SafetyLimits } from '../plan/types.js';
+import type { BehindScope, Plan, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { OwnedElsewhereError, UnknownOwnerError, ownershipConflicts } from '../reconcile/ownership-refusal.js';
@@ -47,8 +47,22 @@ export interface VerdictRefusal {
   message: string;
   /** The exit code it ends an apply with: 3 for a safety limit, 4 for a stale plan, else 1. */
   exitCode: ExitCodeValue;
+  /** The figures behind the count, per scope, where the check has them (the job summary's rows name them). */
+  detail?: RefusalDetail;
   /** The error apply throws for it (one per check; the safety limits share the first's). Not rendered. */
   readonly error: Error;
+}
+
+/** The figures behind a refusal's count, each where its check has it. */
+export interface RefusalDetail {
+  /** max-removal-percent over a scope's domains: each scope over it, with its domains removed and its total. */
+  removals?: readonly { key: ScopeKey; removed: number; total: number }[];
+  /** max-removal-percent over the active scopes: how many deleted policy files clear, of how many with active autojoin. */
+  pruned?: { cleared: number; active: number };
+  /** ownership: the owner each scope's marker names. */
+  owners?: readonly { key: ScopeKey; owner: string }[];
+  /** behind: the commit each scope's marker names, and whether this shallow clone cannot find it. */
+  commits?: readonly BehindScope[];
 }
 
 /** A run's verdict: every refusal in the order apply checks them, and the exit code of the first (0 when none). */
@@ -126,7 +140,8 @@ export function refusalsOfError(error: unknown): VerdictRefusal[] | null {
   if (inner instanceof StalePlanError) return [{ kind: 'stale', check: 'stale', scopes: inner.moved, count: inner.moved.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode.stalePlan, error: inner }];
   if (inner instanceof OwnedElsewhereError) {
     const scopes = inner.scopes.map((scope) => scope.key);
-    return [{ kind: 'ownership', check: 'ownership', scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode.error, error: inner }];
+    const detail = { owners: inner.scopes.map(({ key, owner }) => ({ key, owner })) };
+    return [{ kind: 'ownership', check: 'ownership', scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode.error, error: inner, detail }];
   }
   if (inner instanceof UnknownOwnerError) {
     return [{ kind: 'unknown-owner', check: 'unknown-owner', scopes: inner.scopes, count: inner.scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode.error, error: inner }];
@@ -135,7 +150,8 @@ export function refusalsOfError(error: unknown): VerdictRefusal[] | null {
     const scopes = inner.scopes.map((scope) => scope.key);
     const shallow = inner.scopes.some((scope) => scope.missing === true);
     const hints: Hint[] = shallow ? [] : [{ setting: 'allowBehind', value: scopes.slice(0, 3) }];
-    return [{ kind: 'behind', check: shallow ? 'behind-shallow' : 'behind', scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode.error, error: inner }];
+    const detail = { commits: inner.scopes };
+    return [{ kind: 'behind', check: shallow ? 'behind-shallow' : 'behind', scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode.error, error: inner, detail }];
   }
   if (inner instanceof WriteCheckError) return writeRefusals(inner);
   if (inner instanceof OnlyExpiredError) {
@@ -156,8 +172,14 @@ function limitRefusal(violation: UnsafePlanError, thrown: UnsafePlanError): Verd
   const message = violation.message.split(' — also: ')[0] ?? violation.message;
   const base = { kind: 'safety-limit' as const, scopes: violation.scopes, hints: violation.hints, message, exitCode: ExitCode.unsafe, error: thrown };
   if (violation instanceof TooManyRemovalsError) return { ...base, check: 'max-removals', count: violation.removals, allowed: violation.limit };
-  if (violation instanceof RemovalPercentError) return { ...base, check: 'max-removal-percent', count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit };
-  if (violation instanceof PrunePercentError) return { ...base, check: 'max-removal-percent', count: round((violation.cleared.length / violation.active) * 100), allowed: violation.limit };
+  if (violation instanceof RemovalPercentError) {
+    const removals = violation.removals.map(({ key, removed, total }) => ({ key, removed, total }));
+    return { ...base, check: 'max-removal-percent', count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit, detail: { removals } };
+  }
+  if (violation instanceof PrunePercentError) {
+    const pruned = { cleared: violation.cleared.length, active: violation.active };
+    return { ...base, check: 'max-removal-percent', count: round((violation.cleared.length / violation.active) * 100), allowed: violation.limit, detail: { pruned } };
+  }
   return { ...base, check: 'allow-empty', count: violation.scopes.length, allowed: 0 };
 }
 

@@ -14,7 +14,7 @@ import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from '../output/exit-codes.js';
 import { EMBEDDED_TARGET } from '../plan/plan-builder.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { writeStderr } from '../output/sinks.js';
 import { hint, projectFileName, worded } from '../hint.js';
 import type { RunSettings } from '../run/settings.js';

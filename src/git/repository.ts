@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { repositoryRoot } from '../files.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { runGit } from './command.js';
 
 /** The git repository the policy paths lie in, as the readers of history and revisions use it. */

@@ -1,7 +1,6 @@
 /**
- * Reverse lookup and inventory, pure: policies (loaded with their entries) in, rows out, and
- * the rows as CSV (RFC 4180), markdown or JSON. CSV cells that a spreadsheet would read as a
- * formula are neutralised: the cells come from policy files anyone can send a pull request to.
+ * Reverse lookup and inventory, pure: policies (loaded with their entries) in, rows out. Their
+ * forms (CSV, markdown, who's text) are src/render/inventory-text.ts's; JSON is the rows as they are.
  */
 import { normalizeDomain } from '../policy/domains.js';
 import type { Policy } from '../policy/types.js';
@@ -95,20 +94,4 @@ export function whoAdmits(policies: readonly Policy[], queries: readonly string[
     const scopes = [...(byDomain.get(domain) ?? [])].sort((a, b) => compareStrings(a.key, b.key));
     return { query, domain, scopes };
   });
-}
-
-/** @returns the rows as CSV: a header row, CRLF line ends, every cell quoted when it needs to be. */
-export function renderCsv(rows: readonly BlamedRow[], blame: boolean): string {
-  const columns: readonly string[] = blame ? [...INVENTORY_COLUMNS, ...BLAME_COLUMNS] : INVENTORY_COLUMNS;
-  const lines = [columns.map(csvCell), ...rows.map((row) => columns.map((column) => csvCell(String(row[column as keyof BlamedRow] ?? ''))))];
-  return lines.map((cells) => `${cells.join(',')}\r\n`).join('');
-}
-
-// A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets (OWASP "CSV injection").
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** @returns one CSV cell: formula-like text prefixed with `'`, then quoted (RFC 4180) when it holds `"`, `,`, CR or LF. */
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

@@ -11,8 +11,8 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { compareStrings } from '../comparable-domain.js';
-import { relativeBelow, repositoryRoot } from '../files.js';
-import { ownString } from '../text.js';
+import { repositoryRoot } from '../files.js';
+import { relativePosix } from '../relative-path.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
@@ -48,14 +48,6 @@ export function policyPathRule(given: readonly string[]): (file: string) => bool
 function isPolicyBelow(relative: string): boolean {
   const parts = relative.split('/');
   return isPolicyFileName(parts[parts.length - 1] ?? '') && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === '..');
-}
-
-/** @returns `file` relative to `cwd`, with POSIX separators; a string of its own (every policy keeps its file's name, not the absolute path it was cut from). */
-export function relativePosix(cwd: string, file: string): string {
-  const below = relativeBelow(cwd, file);
-  if (below !== undefined) return below === '' ? '.' : ownString(below);
-  const relative = path.relative(cwd, file);
-  return (relative === '' ? '.' : relative).split(path.sep).join('/');
 }
 
 export interface Discovery {

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { hint, worded } from '../hint.js';
-import { relativePosix } from './discover.js';
+import { relativePosix } from '../relative-path.js';
 import type { Diagnostic, LoadResult } from './types.js';
 
 /** The paths a command was given hold no policy file, or their files declare no policy. */

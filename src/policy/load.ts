@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { discoverPolicyFiles, relativePosix, type Discovery } from './discover.js';
+import { discoverPolicyFiles, type Discovery } from './discover.js';
+import { relativePosix } from '../relative-path.js';
 import { compareDiagnostics } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES } from './parse.js';
@@ -164,9 +165,8 @@ export async function readPolicySources(
 }
 
 /**
- * @returns a blocking reader of one policy file as a source named relative to `cwd`, or its
- *   diagnostic; the file is given by its absolute path, or relative to `cwd` as discovery names it
- *   (then that string is the source's name)
+ * @returns a blocking reader of one policy file as a source named relative to `cwd`, or its diagnostic;
+ *   the file is given by its absolute path, or relative to `cwd` as discovery names it (then that string is the source's name)
  */
 async function fileReader(cwd: string, roots: readonly string[] | undefined): Promise<(file: string) => PolicySource | Diagnostic> {
   const root = roots ?? [await realRoot((await repositoryRoot(cwd)) ?? cwd)];

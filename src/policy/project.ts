@@ -1,5 +1,5 @@
 /** The optional project file `autojoin-sync.yaml`: defaults, base URL and safety limits. */
-import { relativePosix } from './discover.js';
+import { relativePosix } from '../relative-path.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';

@@ -13,7 +13,8 @@
  */
 import path from 'node:path';
 import { adoptText, type AdoptTarget } from '../policy/adopt-edit.js';
-import { formatDiagnostic, formatPolicyText, MAX_FILE_BYTES, parsePolicySources, type NamedSecret } from '../policy/index.js';
+import { formatPolicyText, MAX_FILE_BYTES, parsePolicySources, type NamedSecret } from '../policy/index.js';
+import { formatDiagnostic } from '../render/diagnostics.js';
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';

@@ -1,6 +1,6 @@
 /** Where the CLI's text names a file: from the working directory, not the run's base. */
 import { resolve } from 'node:path';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import type { Diagnostic } from '../policy/types.js';
 
 /**

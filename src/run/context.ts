@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { RunError } from '../output/exit-codes.js';
 import { locateRun, type RunPlace } from './place.js';
 import { entryExists, pathExists, readRegularFile, realRoot, recordedPathProblem, repositoryRoot } from '../files.js';

@@ -20,7 +20,8 @@ import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
 import { PROJECT_FILE } from '../policy/project.js';
-import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
+import { discoverPolicyFiles } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { RunError } from '../output/exit-codes.js';
 import { memoized } from '../memo.js';
 

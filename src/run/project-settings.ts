@@ -6,7 +6,7 @@
  * (src/commands/run-projects.ts).
  */
 import path from 'node:path';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { isInside } from '../files.js';
 import type { RunPlace } from './place.js';
 import type { RunProject } from './projects.js';

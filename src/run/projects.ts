@@ -4,7 +4,7 @@
  * the loader reads files under them.
  */
 import { hint, worded } from '../hint.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { RunError } from '../output/exit-codes.js';
 import type { ProjectScope } from '../policy/project-scope.js';
 import type { ProjectConfig } from '../policy/types.js';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RunError } from '../output/exit-codes.js';
 import { repositoryRoot, isInside } from '../files.js';
-import { relativePosix } from '../policy/discover.js';
+import { relativePosix } from '../relative-path.js';
 import { PROJECT_FILE } from '../policy/project.js';
 import type { Plan, PlanProject } from '../plan/types.js';
 import { checkSavedProject, projectHereFor } from './context.js';

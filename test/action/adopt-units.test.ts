@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { upsertPullRequest } from '../../src/action/pull-request.js';
-import { ADOPT_BRANCH, pushAdoptBranch } from '../../src/action/adopt-branch.js';
+import { ADOPT_BRANCH, pushAdoptBranch } from '../../src/commands/adopt-branch.js';
 import { commitAll, git } from '../support/git.js';
 import { tempDirOfTest } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/connect/connect.js';
 import { RunError } from '../../src/output/exit-codes.js';
-import { startEmbeddedEmulator } from '../../src/connect/embedded.js';
+import { startEmbeddedEmulator } from '../../src/commands/embedded-emulator.js';
 import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
 import { settingsFrom, settingsIn } from '../../src/run/settings.js';

@@ -3,7 +3,8 @@
  * plan's reasons (and a saved plan's check of them), and fmt's canonical form.
  */
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, formatPolicyText, parsePolicySources } from '../../src/policy/index.js';
+import { formatPolicyText, parsePolicySources } from '../../src/policy/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { buildPlan } from '../support/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { encodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';

@@ -4,7 +4,8 @@
  * cannot match anything is an error in the project file.
  */
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, parsePolicySources, parseProjectSource, type Diagnostic, type PolicySource } from '../../src/policy/index.js';
+import { parsePolicySources, parseProjectSource, type Diagnostic, type PolicySource } from '../../src/policy/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
 
 const TODAY = '2026-03-01';
 

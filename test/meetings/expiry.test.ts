@@ -6,7 +6,10 @@
  * writes just those removals. In-process: real git repository, emulator over loopback.
  */
 import { describe, expect, it } from 'vitest';
-import { reposClosedAfterEach, type Repo } from './support.js';
+import { KEY, reposClosedAfterEach, type Repo } from './support.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { runInProcess } from '../support/in-process.js';
+import { defined } from '../support/defined.js';
 
 const POLICY = `scope: acme
 scopeType: team
@@ -129,6 +132,28 @@ describe('dates are enforced on the day', () => {
       }
     });
   }
+
+  it('apply --only-expired posts the componentId as live, else as last applied: one merged but not applied waits for its reviewed apply', async () => {
+    const r = await applied('revert');
+    // The pull request that moves the scope to another widget is merged; its apply waits for approval.
+    await r.write('acme.autojoin.yaml', POLICY.replace('componentId: c1', 'componentId: c2-unreviewed'));
+    r.commit();
+    // The same service state, answering without a componentId (an empty widgetId): only the state last applied names it.
+    const state = r.emulator.data();
+    const scope = defined(state.scopes['team/acme']);
+    scope.componentId = '';
+    const unshown = await startEmulator({ port: 0, data: state, apiKey: KEY });
+    try {
+      const env = { AUTOJOIN_BASE_URL: unshown.url, AUTOJOIN_API_KEY: KEY, AUTOJOIN_NOW: '2026-03-20' };
+      const daily = await runInProcess(['apply', '--yes', '--only-expired', '.'], { cwd: r.dir, env });
+      expect(daily.code, daily.stderr).toBe(0);
+      const written = defined(unshown.data().scopes['team/acme']);
+      expect(written.autojoin?.domains.map((d) => d.domain)).toEqual(['acme.com']);
+      expect(written.componentId).toBe('c1');
+    } finally {
+      await unshown.close();
+    }
+  });
 
   it('a saved plan in which an entry expired between its date and today is stale (exit 4)', async () => {
     const r = await applied('revert');

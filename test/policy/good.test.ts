@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, loadPolicies, loadProjectConfig } from '../../src/policy/index.js';
+import { loadPolicies, loadProjectConfig } from '../../src/policy/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
 
 const fixture = (dir: string): string => fileURLToPath(new URL(`../fixtures/policies/${dir}/`, import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDiagnostic, loadPolicies } from '../../src/policy/index.js';
+import { loadPolicies } from '../../src/policy/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { runCli } from '../support/cli.js';
 
 const fixture = (dir: string): string => fileURLToPath(new URL(`../fixtures/policies/${dir}/`, import.meta.url));

@@ -1,15 +1,6 @@
-import { existsSync } from 'node:fs';
+/** `autojoin-sync emulator`: its flags translated into the command layer's request (src/commands/emulator-command.ts), and stopped on a signal. */
 import { Command, Option } from 'commander';
-import {
-  ALL_FAULTS,
-  DEFAULT_ACCESS_TOKEN,
-  DEFAULT_API_KEY,
-  generateData,
-  parseFaultKinds,
-  startEmulator,
-  type EmulatorData,
-  type EmulatorOptions,
-} from '../../emulator/index.js';
+import { EMULATOR_HELP, emulatorCommand, faultsRequest, type EmulatorRequest } from '../../commands/emulator-command.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { log } from '../../output/log.js';
@@ -43,14 +34,14 @@ export function register(program: Command): void {
       'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls and the two DELETE calls of the SDKs, auth, webmail rejection, ' +
         'pagination. Prints "listening on http://127.0.0.1:PORT" on stdout once it accepts requests; notices go to ' +
         'stderr. It accepts the key in AUTOJOIN_API_KEY and the token in AUTOJOIN_ACCESS_TOKEN, or the local defaults ' +
-        `${DEFAULT_API_KEY} / ${DEFAULT_ACCESS_TOKEN} when they are unset. Stop it with Ctrl-C (SIGINT) or SIGTERM.`,
+        `${EMULATOR_HELP.apiKey} / ${EMULATOR_HELP.accessToken} when they are unset. Stop it with Ctrl-C (SIGINT) or SIGTERM.`,
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
     .option('--data <file>', 'JSON file to load the state from and save it to (default: memory only)')
     .option('--latency <ms>', 'answer each request this many milliseconds after it arrives (a read is handled within that time)')
     .option('--fault-rate <r>', 'probability in [0, 1] that a request gets an injected fault')
     .option('--fault-seed <n>', 'seed of the fault generator, for repeatable runs', '1')
-    .option('--faults <list>', `comma-separated faults to draw from (default: all of ${ALL_FAULTS.join(',')})`)
+    .option('--faults <list>', `comma-separated faults to draw from (default: all of ${EMULATOR_HELP.faults.join(',')})`)
     .option('--slow-ms <ms>', "how long the 'slow' fault delays an answer", '3000')
     .addOption(
       new Option('--start-mode <mode>', 'how listings read ?start=: 0-based offset, or the index after which the page begins')
@@ -83,23 +74,13 @@ Example:
 }
 
 async function runEmulator(flags: EmulatorFlags): Promise<void> {
-  const options = emulatorOptions(flags, process.env);
-  for (const line of notices(flags, process.env)) log().info(line);
-  let emulator;
-  try {
-    emulator = await startEmulator(options);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new RunError(`port ${options.port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
-    }
-    throw new RunError((error as Error).message, ExitCode.error);
-  }
+  const view = { notice: (line: string) => log().info(line), waiting: (message: string) => process.stderr.write(`${message}\n`) };
+  const emulator = await emulatorCommand(emulatorRequest(flags, process.env), view);
   process.stdout.write(`listening on ${emulator.url}\n`);
   const signal = await untilSignal();
   process.stderr.write(`emulator: ${signal} received, stopping\n`);
-  await emulator.close();
-  const throttled = emulator.requests.filter((request) => request.status === 429).length;
-  process.stderr.write(`emulator: served ${emulator.requests.length} requests (${throttled} answered 429)\n`);
+  const { served, throttled } = await emulator.stop();
+  process.stderr.write(`emulator: served ${served} requests (${throttled} answered 429)\n`);
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -114,19 +95,17 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** @returns the emulator's options from the flags and the environment (credentials only from the environment). */
-function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): EmulatorOptions {
+/** @returns the request the flags make (the credentials come from the environment, in the command layer). */
+function emulatorRequest(flags: EmulatorFlags, env: NodeJS.ProcessEnv): EmulatorRequest {
   return {
+    env,
     port: integer('--port', flags.port, 65535),
     dataFile: flags.data,
-    onLockWait: (message) => process.stderr.write(`${message}\n`),
-    data: seedData(flags),
-    apiKey: env.AUTOJOIN_API_KEY || undefined,
-    accessToken: env.AUTOJOIN_ACCESS_TOKEN || undefined,
+    seed: seedOptions(flags),
     latencyMs: flags.latency === undefined ? undefined : integer('--latency', flags.latency, 600_000),
     faultRate: flags.faultRate === undefined ? undefined : rate(flags.faultRate),
     faultSeed: integer('--fault-seed', flags.faultSeed ?? '1', 2 ** 32 - 1),
-    faults: flags.faults === undefined ? undefined : faultKinds(flags.faults),
+    faults: flags.faults === undefined ? undefined : faultsRequest(flags.faults),
     slowMs: integer('--slow-ms', flags.slowMs ?? '3000', 600_000),
     startMode: flags.startMode,
     domainTargets: flags.domainTargets ?? false,
@@ -138,31 +117,14 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
   };
 }
 
-function seedData(flags: EmulatorFlags): EmulatorData | undefined {
+function seedOptions(flags: EmulatorFlags): EmulatorRequest['seed'] {
   if (flags.seedScopes === undefined) return undefined;
-  return generateData({
+  return {
     scopes: integer('--seed-scopes', flags.seedScopes, 100_000),
     invitationsPerScope: integer('--seed-invitations', flags.seedInvitations ?? '0', 100_000),
     domainsPerScope: integer('--seed-domains', flags.seedDomains ?? '0', 10_000),
     seed: integer('--seed', flags.seed, 2 ** 32 - 1),
-  });
-}
-
-/** Which credentials are accepted, without ever echoing one taken from the environment. */
-function notices(flags: EmulatorFlags, env: NodeJS.ProcessEnv): string[] {
-  const lines = [
-    env.AUTOJOIN_API_KEY
-      ? 'emulator: accepting the x-api-key from AUTOJOIN_API_KEY'
-      : `emulator: accepting the default local key ${DEFAULT_API_KEY} (set AUTOJOIN_API_KEY to choose one)`,
-    env.AUTOJOIN_ACCESS_TOKEN
-      ? 'emulator: accepting the bearer token from AUTOJOIN_ACCESS_TOKEN'
-      : `emulator: accepting the default local token ${DEFAULT_ACCESS_TOKEN} (set AUTOJOIN_ACCESS_TOKEN to choose one)`,
-    flags.data ? `emulator: state in ${flags.data}` : 'emulator: state in memory only (use --data FILE to keep it)',
-  ];
-  if (flags.data && flags.seedScopes !== undefined && existsSync(flags.data)) {
-    lines.push(`emulator: ${flags.data} exists; the --seed-* options are ignored`);
-  }
-  return lines;
+  };
 }
 
 function integer(flag: string, raw: string, max: number): number {
@@ -177,12 +139,4 @@ function rate(raw: string): number {
     throw new RunError(`--fault-rate must be a number from 0 to 1, got "${raw}"`, ExitCode.error);
   }
   return value;
-}
-
-function faultKinds(raw: string): EmulatorOptions['faults'] {
-  try {
-    return parseFaultKinds(raw);
-  } catch (error) {
-    throw new RunError(`--faults: ${(error as Error).message}`, ExitCode.error);
-  }
 }

@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
 import { allowNoPoliciesOption, contextFlags, useColor } from '../options.js';
 import { printNotice } from '../print.js';
-import { formatDiagnostic } from '../../policy/index.js';
+import { formatDiagnostic } from '../../render/diagnostics.js';
 import { fmtCommand } from '../../commands/fmt-command.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { plural } from '../../text.js';

@@ -3,10 +3,9 @@
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ImportedScope } from '../../reconcile/import-scopes.js';
-import { importCommand, policyFileName } from '../../commands/import-command.js';
+import { importCommand, importFiles } from '../../commands/import-command.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import { RunError } from '../../output/exit-codes.js';
 import { log } from '../../output/log.js';
@@ -17,7 +16,6 @@ import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
-import { entryExists } from '../../files.js';
 import { writeOutputFile, writeStdout } from '../../output/sinks.js';
 import { escapeControls } from '../../escape.js';
 
@@ -97,16 +95,9 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
   return [...refs.values()];
 }
 
-/** Checks every target first, so a refusal writes nothing; then writes all files. */
+/** Writes every file once the command layer named them all (a clash or an existing file refused first: nothing written). */
 async function writeFiles(imported: readonly ImportedScope[], dir: string, force: boolean): Promise<void> {
-  const files = imported.map((entry) => join(dir, policyFileName(entry.policy)));
-  const clash = findDuplicate(files);
-  if (clash) throw new RunError(`two scopes map to the same file name ${clash}; import them into different directories`);
-  if (!force) {
-    for (const file of files) {
-      if (await entryExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
-    }
-  }
+  const files = await importFiles(imported, dir, force);
   await mkdir(dir, { recursive: true });
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
@@ -124,13 +115,4 @@ function noticeInactive(keys: readonly string[]): void {
   const named = log().level === 'verbose' || keys.length <= LISTED_INACTIVE;
   if (named) for (const key of keys) log().info(`notice: ${key} has no active autojoin; its file says domains: []`);
   else log().info(`notice: ${keys.length} scopes have no active autojoin; their files say domains: [] (--verbose lists them)`);
-}
-
-function findDuplicate(values: readonly string[]): string | undefined {
-  const seen = new Set<string>();
-  for (const value of values) {
-    if (seen.has(value.toLowerCase())) return value;
-    seen.add(value.toLowerCase());
-  }
-  return undefined;
 }

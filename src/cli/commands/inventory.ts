@@ -3,9 +3,8 @@
  * domain, for an access review; `--blame` adds who last touched each line (one git blame per file).
  */
 import type { Command } from 'commander';
-import { renderCsv, type BlamedRow } from '../../governance/inventory-rows.js';
-import { inventoryCommand } from '../../commands/inventory-command.js';
-import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
+import { inventoryCommand, type InventoryOutcome } from '../../commands/inventory-command.js';
+import { renderCsv, renderMarkdownTable } from '../../render/inventory-text.js';
 import { failOnPolicyErrors } from '../policy-entries.js';
 import { writeStdout } from '../../output/sinks.js';
 import { formatOption } from '../options.js';
@@ -44,13 +43,12 @@ Examples:
 
 async function runInventory(paths: string[], flags: InventoryFlags): Promise<void> {
   const settings = await cliSettings(paths, {});
-  const { rows, errors } = await inventoryCommand({ context: settings, blame: flags.blame ?? false });
-  failOnPolicyErrors(errors);
-  writeStdout(render(rows, flags));
+  const outcome = await inventoryCommand({ context: settings, blame: flags.blame ?? false });
+  failOnPolicyErrors(outcome.errors);
+  writeStdout(render(outcome, flags));
 }
 
-function render(rows: readonly BlamedRow[], flags: InventoryFlags): string {
-  const blame = flags.blame ?? false;
+function render({ rows, columns }: InventoryOutcome, flags: InventoryFlags): string {
   if (flags.format === 'json') return `${JSON.stringify({ formatVersion: 1, rows }, null, 2)}\n`;
-  return flags.format === 'markdown' ? renderInventoryMarkdown(rows, blame) : renderCsv(rows, blame);
+  return flags.format === 'markdown' ? renderMarkdownTable(columns, rows) : renderCsv(columns, rows);
 }

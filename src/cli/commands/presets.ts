@@ -7,9 +7,9 @@ import { emulatorOption, requestTimeoutOption } from '../options.js';
 import { resolveSettings } from '../../run/settings.js';
 import type { ServiceClient } from '../../service/client.js';
 import type { Diagnostic } from '../../policy/types.js';
-import { withServiceClient } from '../../connect/connect.js';
+import { withConnection } from '../../commands/connection.js';
 import { writeStdout } from '../../output/sinks.js';
-import { connectOptions } from '../session.js';
+import { cliConnection, cliConnectionView } from '../session.js';
 import { printDiagnostics, printNotice } from '../print.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
@@ -65,7 +65,7 @@ async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient
   const { emulator, requestTimeout } = flags;
   // It reads no policy file: a monorepo's root, whose teams keep several project files, is one run's target as any.
   const settings = await resolveSettings({ cwd: process.cwd(), paths: ['.'], flags: { emulator, requestTimeout }, env: process.env, report, command: 'presets', manyProjects: true });
-  await withServiceClient(connectOptions(settings), printNotice, async (client) => {
+  await withConnection(cliConnection(settings), cliConnectionView(printNotice), async (client) => {
     writeStdout(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }

@@ -3,7 +3,8 @@
  * domains, duplicate scopes). Reads files only: no network, no credentials.
  */
 import type { Command } from 'commander';
-import { compareDiagnostics, NoPoliciesError, formatDiagnostic, summarizeDiagnostics, type Diagnostic, type LoadResult } from '../../policy/index.js';
+import type { Diagnostic, LoadResult } from '../../policy/types.js';
+import { formatDiagnostic, summarizeDiagnostics } from '../../render/diagnostics.js';
 import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
 import { addDnsOptions, allowNoPoliciesOption, formatOption, useColor, type DnsFlags } from '../options.js';
@@ -62,11 +63,11 @@ async function runValidate(given: string[], options: ValidateOptions): Promise<v
     projectFindings,
     ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }),
   });
-  const diagnostics = [...outcome.projectFindings, ...outcome.findings].sort(compareDiagnostics);
+  const { diagnostics } = outcome;
   writeStdout(render(options.format, outcome.load, diagnostics, settings.base));
   log().info(summary(outcome.load, diagnostics));
   // As the README words it, as plan and apply say it.
-  if (outcome.missing.length > 0) log().always(`error: ${new NoPoliciesError(outcome.missing, false).message}`);
+  if (outcome.noPolicies !== null) log().always(`error: ${outcome.noPolicies}`);
   if (outcome.exitCode !== ExitCode.ok) process.exitCode = outcome.exitCode;
 }
 

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { renderWhoText } from '../../governance/inventory-text.js';
+import { renderWhoText } from '../../render/inventory-text.js';
 import type { ServiceClient } from '../../service/client.js';
 import { whoCommand } from '../../commands/who-command.js';
 import type { ReadMode } from '../../service/types.js';

@@ -1,8 +1,10 @@
 /**
- * Puts the adopt edit on its own branch and pushes it: the branch starts again from the checked
- * out commit on every run (it belongs to the action, so it is force-pushed), so the pull request
- * always shows today's outside changes against the default branch, never a pile of old runs.
- * Git runs with the workspace's own remote and credentials (actions/checkout leaves them).
+ * The adopt branch of the action's `command: adopt`: the adopt edit on its own branch, pushed. The
+ * branch starts again from the checked out commit on every run (it belongs to the action, so it is
+ * force-pushed), so the pull request always shows today's outside changes against the default
+ * branch, never a pile of old runs. Git runs with the workspace's own remote and credentials
+ * (actions/checkout leaves them). In the command layer with the adopt command it follows, so the
+ * action's git goes through the one door as a run's does.
  */
 import { runGit } from '../git/command.js';
 
