@@ -33,6 +33,19 @@ const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body shorter than its Content-Length
 ]);
 
+/** Transport errors of a connection never made: the request was not sent, so no write was stored. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a failed attempt may have reached the service: no answer came (a reset or closed
+ * connection, a deadline, a body cut short) and the connection was made, so the request may
+ * have been sent and, for a write, stored. An answer with a status (undici's UND_ERR_REQ_RETRY)
+ * says what happened; a connection never made sent nothing.
+ */
+export function mayHaveReached(error: { code?: string }): boolean {
+  return error.code !== 'UND_ERR_REQ_RETRY' && !NOT_SENT_CODES.has(error.code ?? '');
+}
+
 /** When and how long to wait before another attempt; see {@link retryDelayMs}. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4, so at most 5 attempts). */
