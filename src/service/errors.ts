@@ -51,8 +51,9 @@ export class ServiceError extends Error {
   readonly html: boolean;
   /**
    * A write (POST) that may or may not have been stored: one of its attempts ended without an
-   * answer after its request was sent (a deadline, a dropped connection), or the service's 2xx
-   * answer could not be read. A later read tells which; false for a failure the service answered.
+   * answer after its request was sent (a deadline, a dropped connection, a gateway's 502 or 504),
+   * or the service's 2xx answer could not be read. A later read tells which; false for a failure
+   * the service answered itself or a connection never made.
    */
   readonly outcomeUnknown: boolean;
 
@@ -103,7 +104,7 @@ export function transportError(call: { method: string; path: string; attempts: n
   const kind = code === TOO_LARGE ? 'too-large' : TIMEOUT_CODES.has(String(code)) ? 'timeout' : 'network';
   const tls = describeTlsFailure(error);
   const detail = tls ?? (kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message);
-  const outcomeUnknown = call.method === 'POST' && (call.unknown || (tls === undefined && mayHaveReached(error as { code?: string })));
+  const outcomeUnknown = call.method === 'POST' && (call.unknown || (tls === undefined && mayHaveReached(error as { code?: string; statusCode?: number })));
   return new ServiceError({ code: kind, method: call.method, path: call.path, detail, attempts: call.attempts, outcomeUnknown, cause: error });
 }
 

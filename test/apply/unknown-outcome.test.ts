@@ -114,6 +114,14 @@ describe('a write stored without its answer reaching the client', () => {
     expect(reason).toBe('[POST] /api/v1/invitations/autojoin: 503 down (gave up after 2 attempts)');
   });
 
+  it("a gateway's 504 (it stopped waiting for the service) leaves the outcome unknown", async () => {
+    const gateway = createServer((_request, response) => response.writeHead(504, { 'content-type': 'application/json' }).end('{"message":"upstream timed out"}'));
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => { gateway.closeAllConnections(); gateway.close(() => resolve()); }));
+    const reason = await failureOf(clientOf(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`));
+    expect(reason).toBe(`[POST] /api/v1/invitations/autojoin: 504 upstream timed out (gave up after 2 attempts): ${MAY_BE_STORED} (a plan shows which)`);
+  });
+
   it('a connection never made sent nothing: failed for sure', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
