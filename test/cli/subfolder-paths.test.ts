@@ -2,7 +2,7 @@
  * Paths printed from inside a subfolder (design.md, "One answer from any directory"; issue 50):
  * `teams/eng$ autojoin-sync validate .` names each file relative to the working directory, a path
  * the user can copy there; the machine formats (JSON, SARIF, plans) keep the repository root's.
- * So do who's and inventory's errors, who's file:line and the embedded emulator's preamble.
+ * So do who's and inventory's errors, who's file:line, fmt's list and the embedded emulator's preamble.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,5 +93,15 @@ describe('paths printed from a subfolder are relative to it', () => {
     const atRoot = await runInProcess(['plan', '--emulator', 'teams'], { cwd: root, env: ENV });
     expect(atRoot.stderr).toContain('using project file autojoin-sync.yaml; service host');
     expect(atRoot.stderr).toContain('(embedded emulator, state in .autojoin-sync/emulator.json)');
+  });
+
+  it('fmt --check lists the files to reformat from here; --diff names them from the root, as git does', async () => {
+    const root = validRepository();
+    writeFileSync(join(root, 'teams', 'eng', 'eng.autojoin.yaml'), 'scopeType: team\nscope: eng\ndomains:\n  - eng.example\n');
+    const list = await runInProcess(['fmt', '--check', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(list.code).toBe(1);
+    expect(list.stdout).toBe('eng.autojoin.yaml\n');
+    const diff = await runInProcess(['fmt', '--check', '--diff', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(diff.stdout).toContain('--- a/teams/eng/eng.autojoin.yaml');
   });
 });
