@@ -5,6 +5,7 @@
  * A failed scope never stops the others; the report says what happened to each.
  */
 import type { ServiceClient } from '../service/client.js';
+import { ServiceError } from '../service/errors.js';
 import type { AutojoinState, SyncRequest } from '../service/types.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
@@ -32,7 +33,9 @@ export type ApplyProgress = (done: number, total: number, soFar: () => ApplyRepo
 
 /** Why a scope without an outcome is in the report. */
 export const NOT_ATTEMPTED = 'not attempted: the run was interrupted';
-export const IN_FLIGHT = 'in flight when the run stopped: its write may or may not have been stored';
+/** A write whose outcome is not known: sent, and no answer said what became of it (a later read, a plan, tells). */
+export const MAY_BE_STORED = 'its write may or may not have been stored';
+export const IN_FLIGHT = `in flight when the run stopped: ${MAY_BE_STORED}`;
 
 /**
  * POSTs the complete list of every change in `plan` and verifies each response.
@@ -76,7 +79,8 @@ async function applyOne(client: ServiceClient, change: Change, marking: Marking)
     }
     return { applied: { key: change.key, kind: change.kind, domains: change.after } };
   } catch (error) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error) } };
+    const unknown = error instanceof ServiceError && error.outcomeUnknown;
+    return { failed: { key: change.key, kind: change.kind, reason: unknown ? `${oneLine(error)}: ${MAY_BE_STORED} (a plan shows which)` : oneLine(error) } };
   }
 }
 

@@ -57,6 +57,8 @@ export function cliConnectionView(clientNotice: (message: string) => void): Conn
     detail: (message) => log().debug(escapeControls(message)),
     clientNotice,
     onRequest: (event) => log().request(event),
+    // The preamble names its files from where the command was typed (src/render/shown-here.ts).
+    cwd: process.cwd(),
   };
 }
 

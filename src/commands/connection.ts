@@ -34,6 +34,8 @@ export interface ConnectionView {
   clientNotice(message: string): void;
   /** One event per HTTP attempt (e.g. --verbose request lines). */
   onRequest?: RequestHook;
+  /** Where the reader is (the CLI's working directory): the preamble names its files from there; default: the run's base. */
+  cwd?: string;
 }
 
 /**
@@ -48,6 +50,7 @@ export function withConnection<T>(request: ConnectionRequest, view: ConnectionVi
     notice: (message: string) => view.notice(message),
     detail: view.detail && ((message: string) => view.detail?.(message)),
     onRequest: view.onRequest,
+    ...(view.cwd === undefined ? {} : { cwd: view.cwd }),
   };
   return withServiceClient(options, (message) => view.clientNotice(message), (client, connection) => work(client, connection.target));
 }

@@ -40,6 +40,8 @@ export interface ConnectOptions {
   startEmbedded?: EmbeddedStarter;
   /** The service client's request hook (one event per HTTP attempt), e.g. the logger's --verbose lines. */
   onRequest?: RequestHook;
+  /** Where the run was started (the CLI's working directory): the preamble names its files from there, paths to copy; default: the run's base. */
+  cwd?: string;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -80,7 +82,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
   if (options.settings.targetNotice !== undefined) notice(options.settings.targetNotice);
   const connection = await resolve(options, notice);
-  notice(usingLine(options.settings, connection));
+  notice(usingLine(options.settings, connection, options.cwd ?? options.settings.base));
   return connection;
 }
 
@@ -94,7 +96,8 @@ async function resolve(options: ConnectOptions, notice: (message: string) => voi
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor, notice);
+  const shown = (file: string): string => relativePosix(options.cwd ?? settings.base, file);
+  return embedded(settings, options.startEmbedded, { detail: options.detail ?? notice, say: notice, shown }, askedFor);
 }
 
 /**
@@ -113,17 +116,17 @@ function embeddedRefusal(settings: ConnectSettings): string | null {
  * `using autojoin-sync.yaml; service host invitations.example.com`: which file chose the service
  * and where the key goes, so a project file from an unexpected place cannot go unnoticed.
  */
-function usingLine(settings: ConnectSettings, connection: Connection): string {
+function usingLine(settings: ConnectSettings, connection: Connection, cwd: string): string {
   const projectFile = settings.project.file;
-  const files = (settings.projects ?? []).flatMap((one) => (one.projectFile === undefined ? [] : [relativePosix(settings.base, one.projectFile)]));
+  const files = (settings.projects ?? []).flatMap((one) => (one.projectFile === undefined ? [] : [relativePosix(cwd, one.projectFile)]));
   const file =
     (settings.projects?.length ?? 0) > 1
       ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? 'no project file' : `project files ${files.join(', ')}`})`
       : projectFile === undefined
         ? 'no project file'
-        : `project file ${relativePosix(settings.base, projectFile)}`;
+        : `project file ${relativePosix(cwd, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
-  const state = connection.stateFile === undefined ? '' : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  const state = connection.stateFile === undefined ? '' : `, state in ${relativePosix(cwd, connection.stateFile)}`;
   return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ''}`;
 }
 
@@ -171,14 +174,21 @@ function remote(url: string, settings: ConnectSettings): Connection {
   };
 }
 
-/** @param notice the detail channel (the `using …` line's why); `say`: what every run shows */
-async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean, say: (message: string) => void): Promise<Connection> {
+/** How the embedded emulator's lines are said: `detail`, the `using …` line's why; `say`, what every run shows; `shown`, a file as the preamble names it. */
+interface EmbeddedVoice {
+  detail: (message: string) => void;
+  say: (message: string) => void;
+  shown: (file: string) => string;
+}
+
+async function embedded(settings: ConnectSettings, start: EmbeddedStarter, voice: EmbeddedVoice, askedFor: boolean): Promise<Connection> {
+  const { detail: notice, say, shown } = voice;
   const dir = settings.stateDir;
   const first = !existsSync(join(dir, EMBEDDED_STATE_FILE));
   await mkdir(dir, { recursive: true });
   // Local state is never meant to be committed.
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
-  const relative = relativePosix(settings.base, join(dir, EMBEDDED_STATE_FILE));
+  const relative = shown(join(dir, EMBEDDED_STATE_FILE));
   let emulator;
   try {
     emulator = await start(join(dir, EMBEDDED_STATE_FILE), notice);
@@ -187,7 +197,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
   }
   const why = askedFor ? 'as asked' : 'AUTOJOIN_BASE_URL is not set';
   notice(`note: ${why}; using the embedded emulator (state in ${relative})`);
-  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative}), and can be deleted`);
+  if (first) for (const left of leftByRelease4(settings)) say(`note: ${shown(left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative}), and can be deleted`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,

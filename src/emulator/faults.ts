@@ -3,7 +3,9 @@
  * same seed and the same request order gets the same faults. A fault replaces the request's
  * effect: 500/503/429/reset/truncated never change state (a faulted POST stores nothing, and a
  * truncated answer is computed as a dry run). `slow` is the one exception: the request is
- * served in full, only late, as a slow live service would.
+ * served in full, only late, as a slow live service would; a slow write answered past the
+ * client's request deadline is stored though the client saw no answer (its outcome unknown to
+ * the client, src/service/retry.ts mayHaveReached), as is any write a client gives up on.
  */
 import type { FaultKind } from './types.js';
 import { randomIndex, seededRandom, type Random } from './prng.js';

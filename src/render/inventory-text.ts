@@ -20,8 +20,11 @@ export interface WhoShown {
   scopes: readonly { key: string; scopeName?: string; file: string; line: number; expires?: string; live?: boolean }[];
 }
 
-/** @returns `who` as text: per domain, each scope admitting it with its file:line. */
-export function renderWhoText(answers: readonly WhoShown[], live: boolean): string {
+/**
+ * @returns `who` as text: per domain, each scope admitting it with its file:line.
+ * @param shown names a file as the reader should see it (the CLI: from the working directory); default: as the answer names it
+ */
+export function renderWhoText(answers: readonly WhoShown[], live: boolean, shown: (file: string) => string = (file) => file): string {
   return answers
     .map((answer) => {
       const head = `${showDomain(answer.domain)}: ${answer.scopes.length === 0 ? 'no scope admits it' : `${answer.scopes.length} ${answer.scopes.length === 1 ? 'scope' : 'scopes'}`}`;
@@ -29,7 +32,7 @@ export function renderWhoText(answers: readonly WhoShown[], live: boolean): stri
         const name = scope.scopeName === undefined ? '' : ` (${scope.scopeName})`;
         const expires = scope.expires === undefined ? '' : `  expires ${scope.expires}`;
         const service = !live ? '' : scope.live ? '  live: yes' : '  live: NO (the service does not list it)';
-        return `  ${escapeControls(`${scope.key}${name}  ${scope.file}:${scope.line}${expires}`)}${service}`;
+        return `  ${escapeControls(`${scope.key}${name}  ${shown(scope.file)}:${scope.line}${expires}`)}${service}`;
       });
       return [head, ...lines].join('\n');
     })

@@ -12,5 +12,10 @@ import type { Diagnostic } from '../policy/types.js';
  */
 export function shownHere(diagnostics: readonly Diagnostic[], base: string | undefined, cwd = process.cwd()): readonly Diagnostic[] {
   if (base === undefined || resolve(base) === resolve(cwd)) return diagnostics;
-  return diagnostics.map((d) => ({ ...d, file: relativePosix(cwd, resolve(base, d.file)) }));
+  return diagnostics.map((d) => ({ ...d, file: fileShownHere(d.file, base, cwd) }));
+}
+
+/** @returns `file` (named from `base`, as a run names it) as named from the working directory: `who`'s file:line, the preamble's files. */
+export function fileShownHere(file: string, base: string, cwd = process.cwd()): string {
+  return resolve(base) === resolve(cwd) ? file : relativePosix(cwd, resolve(base, file));
 }

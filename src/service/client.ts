@@ -12,7 +12,7 @@ import { hint, worded } from '../hint.js';
 import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
-import { ServiceError, oneLineMessage } from './errors.js';
+import { ServiceError, errorMessageOf } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
 import { headerText } from './headers.js';
 import { createReadSwitch, type ReadSwitch } from './read-switch.js';
@@ -209,7 +209,8 @@ function createCaller(
     });
     if (response.headers.deprecation !== undefined) onDeprecated(spec);
     const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']), response.status);
-    const answer: Answer = { status: response.status, attempts: response.attempts, parsed };
+    // A write an earlier attempt may have stored unanswered has an unknown outcome, whatever the last answer said.
+    const answer: Answer = { status: response.status, attempts: response.attempts, parsed, unknown: spec.method === 'POST' && response.unknown };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
     if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
     return checkedBody(spec, answer, redact);
@@ -231,6 +232,8 @@ interface Answer {
   status: number;
   attempts: number;
   parsed: JsonResult;
+  /** The call is a write whose outcome is unknown (ServiceError.outcomeUnknown). */
+  unknown: boolean;
 }
 
 function withoutQuery(path: string): string {
@@ -256,12 +259,13 @@ function checkedBody(spec: CallSpec, { parsed, attempts }: Answer, redact: (text
   const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
   if (problem !== null) {
     const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts });
+    // A 2xx answer to a write: the service took it, but what it stored cannot be read here.
+    throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts, outcomeUnknown: spec.method === 'POST' });
   }
   return parsed.ok ? parsed.value : undefined;
 }
 
-function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact: (text: string) => string): ServiceError {
+function httpError(spec: CallSpec, { status, attempts, parsed, unknown }: Answer, redact: (text: string) => string): ServiceError {
   const message = parsed.ok ? errorMessageOf(parsed.value, redact) : undefined;
   const hints: string[] = [];
   const html = !parsed.ok && parsed.problem.includes('HTML');
@@ -277,21 +281,8 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
     detail: hints.join(' '),
     attempts,
     html,
+    outcomeUnknown: unknown,
   });
-}
-
-/**
- * The service's reason in an error body: its `message` (a string, or a list of strings),
- * else its `error` (some answers carry only `{"error": "…"}`); undefined when neither is
- * text, and the caller falls back to the status text.
- */
-function errorMessageOf(value: unknown, redact: (text: string) => string): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { message, error } = value as { message?: unknown; error?: unknown };
-  if (typeof message === 'string' && message.trim() !== '') return oneLineMessage(message, redact);
-  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message, redact);
-  if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error, redact);
-  return undefined;
 }
 
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */

@@ -33,6 +33,24 @@ const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body shorter than its Content-Length
 ]);
 
+/** Transport errors of a connection never made: the request was not sent, so no write was stored. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** A gateway's answers that it lost the service or stopped waiting for it: the service may have done the work. */
+const GATEWAY_UNKNOWN_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+/**
+ * Whether a failed attempt may have reached the service without saying what it did: no answer
+ * came (a reset or closed connection, a deadline, a body cut short) once the connection was
+ * made, or a gateway answered 502 or 504 for the service; a write may then have been stored.
+ * The service's own answers (429, 500, 503: undici's UND_ERR_REQ_RETRY) say it was not; a
+ * connection never made sent nothing.
+ */
+export function mayHaveReached(error: { code?: string; statusCode?: number }): boolean {
+  if (error.code === 'UND_ERR_REQ_RETRY') return GATEWAY_UNKNOWN_STATUSES.has(error.statusCode ?? 0);
+  return !NOT_SENT_CODES.has(error.code ?? '');
+}
+
 /** When and how long to wait before another attempt; see {@link retryDelayMs}. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4, so at most 5 attempts). */

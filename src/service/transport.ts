@@ -14,17 +14,13 @@
 import type { Dispatcher, interceptors } from 'undici';
 import { Agent, EnvHttpProxyAgent, retryInterceptor } from './undici-parts.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ServiceError } from './errors.js';
-import { retryDelayMs, type RetryPolicy } from './retry.js';
-import { DEADLINE_CODE, deadline } from './deadline.js';
+import { TOO_LARGE, transportError, type ServiceError } from './errors.js';
+import { mayHaveReached, retryDelayMs, type RetryPolicy } from './retry.js';
+import { deadline } from './deadline.js';
 import { createPacer, pacingInterceptor } from './pacing.js';
 import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
-import { describeTlsFailure } from './tls.js';
 import { isLoopbackUrl } from './base-url.js';
 import { headerValue } from './headers.js';
-
-/** Error code of the size cap; not in any retry set, so it is never retried. */
-const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -42,6 +38,8 @@ export interface HttpResponse {
   body: Buffer;
   /** HTTP attempts this call made, retries included. */
   attempts: number;
+  /** An earlier attempt may have reached the service without answering (src/service/retry.ts, mayHaveReached). */
+  unknown: boolean;
 }
 
 export interface Transport {
@@ -187,7 +185,7 @@ function tooLarge(maxBytes: number): Error {
 
 /** One logical call: resolves with the final response (after retries) or rejects with a ServiceError. */
 function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
-  const state = { attempts: 1 };
+  const state: CallState = { attempts: 1, unknown: false };
   const retry = retryDecider(options.retry, state);
   return new Promise((resolve, reject) => {
     const collector = new Collector(request, state, resolve, reject);
@@ -208,21 +206,29 @@ function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: Ht
         collector,
       );
     } catch (error) {
-      reject(transportError(request, error, state.attempts));
+      reject(transportError({ ...request, ...state }, error));
     }
   });
 }
 
 type RetryCallback = NonNullable<NonNullable<Parameters<typeof interceptors.retry>[0]>['retry']>;
 
+/** What one call learns over its attempts: how many, and whether one may have reached the service unanswered. */
+interface CallState {
+  attempts: number;
+  unknown: boolean;
+}
+
 /**
- * undici's per-request `retry` hook, deciding by retry.ts; it also records the attempt count
- * in `state` (undici's counter is 1 after the first attempt) for the error message.
+ * undici's per-request `retry` hook, deciding by retry.ts; it also records in `state` the
+ * attempt count (undici's counter is 1 after the first attempt) for the error message, and
+ * whether an attempt may have reached the service without an answer (a write's outcome unknown).
  */
-function retryDecider(policy: RetryPolicy, state: { attempts: number }): RetryCallback {
+function retryDecider(policy: RetryPolicy, state: CallState): RetryCallback {
   const startedAt = Date.now();
   return (error, { state: retryState }, callback) => {
     const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders };
+    state.unknown ||= mayHaveReached(failure);
     const delay = retryDelayMs(
       {
         attempt: retryState.counter,
@@ -249,7 +255,7 @@ class Collector implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly request: HttpRequest,
-    private readonly state: { attempts: number },
+    private readonly state: CallState,
     private readonly resolve: (response: HttpResponse) => void,
     private readonly reject: (error: ServiceError) => void,
   ) {}
@@ -270,7 +276,7 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
+    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), ...this.state });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -281,20 +287,10 @@ class Collector implements Dispatcher.DispatchHandler {
         status: failure.statusCode,
         headers: failure.headers ?? {},
         body: failure.responseBody ?? Buffer.alloc(0),
-        attempts: this.state.attempts,
+        ...this.state,
       });
       return;
     }
-    this.reject(transportError(this.request, error, this.state.attempts));
+    this.reject(transportError({ ...this.request, ...this.state }, error));
   }
-}
-
-const TIMEOUT_CODES = new Set([DEADLINE_CODE, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
-
-function transportError(request: HttpRequest, error: unknown, attempts: number): ServiceError {
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  const kind = code === TOO_LARGE ? 'too-large' : TIMEOUT_CODES.has(String(code)) ? 'timeout' : 'network';
-  const detail = describeTlsFailure(error) ?? (kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message);
-  return new ServiceError({ code: kind, method: request.method, path: request.path, detail, attempts, cause: error });
 }

@@ -2,8 +2,9 @@
  * Paths printed from inside a subfolder (design.md, "One answer from any directory"; issue 50):
  * `teams/eng$ autojoin-sync validate .` names each file relative to the working directory, a path
  * the user can copy there; the machine formats (JSON, SARIF, plans) keep the repository root's.
+ * So do who's and inventory's errors, who's file:line, fmt's list and the embedded emulator's preamble.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
@@ -18,6 +19,17 @@ function repository(): string {
   const root = tempDirOfTest('subfolder-paths-');
   mkdirSync(join(root, 'teams', 'eng'), { recursive: true });
   writeFileSync(join(root, 'teams', 'eng', 'eng.autojoin.yaml'), BAD);
+  writeFileSync(join(root, 'teams', 'ops.autojoin.yaml'), GOOD);
+  commitAll(root);
+  return root;
+}
+
+/** A repository whose project file sits at its root and whose policy files are valid: teams/eng/eng.autojoin.yaml and teams/ops.autojoin.yaml. */
+function validRepository(): string {
+  const root = tempDirOfTest('subfolder-paths-');
+  mkdirSync(join(root, 'teams', 'eng'), { recursive: true });
+  writeFileSync(join(root, 'autojoin-sync.yaml'), 'defaults:\n  componentId: c1\n');
+  writeFileSync(join(root, 'teams', 'eng', 'eng.autojoin.yaml'), 'scope: eng\nscopeType: team\ndomains:\n  - eng.example\n');
   writeFileSync(join(root, 'teams', 'ops.autojoin.yaml'), GOOD);
   commitAll(root);
   return root;
@@ -50,5 +62,46 @@ describe('paths printed from a subfolder are relative to it', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toMatch(/^eng\.autojoin\.yaml:5:5: error: gmail\.com is a webmail domain/mu);
     expect(plan.stderr).not.toContain('teams/eng/eng.autojoin.yaml');
+  });
+
+  it('who and inventory: the errors that stop them name the file from here', async () => {
+    const root = repository();
+    for (const args of [['who', 'acme.com', '.'], ['inventory', '.']]) {
+      const run = await runInProcess(args, { cwd: join(root, 'teams', 'eng'), env: ENV });
+      expect(run.code, args[0]).toBe(1);
+      expect(run.stderr, args[0]).toMatch(/^eng\.autojoin\.yaml:5:5: error: gmail\.com is a webmail domain/mu);
+      expect(run.stderr, args[0]).not.toContain('teams/eng/eng.autojoin.yaml');
+    }
+  });
+
+  it("who: each entry's file:line is the one to open from here; --format json keeps the root's", async () => {
+    const root = validRepository();
+    const here = await runInProcess(['who', 'ops.example', '..'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(here.code, here.stderr).toBe(0);
+    expect(here.stdout).toContain('team/ops  ../ops.autojoin.yaml:5');
+    const json = await runInProcess(['who', 'ops.example', '..', '--format', 'json'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(json.stdout).toContain('"file": "teams/ops.autojoin.yaml"');
+  });
+
+  it("the embedded emulator's preamble names its state and the project file from here", async () => {
+    const root = validRepository();
+    const plan = await runInProcess(['plan', '--emulator', '--verbose', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toMatch(/^using project file \.\.\/\.\.\/autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator, state in \.\.\/\.\.\/\.autojoin-sync\/emulator\.json\)$/mu);
+    expect(plan.stderr).toContain('note: as asked; using the embedded emulator (state in ../../.autojoin-sync/emulator.json)');
+    expect(existsSync(join(root, 'teams', 'eng', '../../.autojoin-sync/emulator.json'))).toBe(true);
+    const atRoot = await runInProcess(['plan', '--emulator', 'teams'], { cwd: root, env: ENV });
+    expect(atRoot.stderr).toContain('using project file autojoin-sync.yaml; service host');
+    expect(atRoot.stderr).toContain('(embedded emulator, state in .autojoin-sync/emulator.json)');
+  });
+
+  it('fmt --check lists the files to reformat from here; --diff names them from the root, as git does', async () => {
+    const root = validRepository();
+    writeFileSync(join(root, 'teams', 'eng', 'eng.autojoin.yaml'), 'scopeType: team\nscope: eng\ndomains:\n  - eng.example\n');
+    const list = await runInProcess(['fmt', '--check', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(list.code).toBe(1);
+    expect(list.stdout).toBe('eng.autojoin.yaml\n');
+    const diff = await runInProcess(['fmt', '--check', '--diff', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(diff.stdout).toContain('--- a/teams/eng/eng.autojoin.yaml');
   });
 });

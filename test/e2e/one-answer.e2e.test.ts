@@ -37,15 +37,16 @@ describe('the same repository from any working directory', () => {
   it('plans byte-identically from its root, a subdirectory and from inside another repository', async () => {
     const { repo, elsewhere } = await estate();
     const runs = [
-      { cwd: repo, path: 'policies' },
-      { cwd: join(repo, 'policies/teams'), path: '..' },
-      { cwd: elsewhere, path: join(repo, 'policies') },
+      { cwd: repo, path: 'policies', project: 'autojoin-sync.yaml' },
+      { cwd: join(repo, 'policies/teams'), path: '..', project: '../../autojoin-sync.yaml' },
+      { cwd: elsewhere, path: join(repo, 'policies'), project: '../repo/autojoin-sync.yaml' },
     ];
     const texts: string[] = [];
     const jsons: string[] = [];
     for (const run of runs) {
       const text = await cli(['plan', run.path], { cwd: run.cwd });
-      expect(text.stderr).toContain('using project file autojoin-sync.yaml');
+      // The preamble names the project file from where the run started; the plan is the same.
+      expect(text.stderr).toContain(`using project file ${run.project};`);
       expect(text.stderr).not.toContain('missing required key');
       expect(text.code).toBe(0);
       texts.push(text.stdout);
@@ -67,7 +68,7 @@ describe('the same repository from any working directory', () => {
     const { repo } = await estate();
     const applied = await cli(['apply', '--yes', '--verbose', 'eng.autojoin.yaml'], { cwd: join(repo, 'policies/teams') });
     expect(applied.code).toBe(0);
-    expect(applied.stderr).toContain('state in .autojoin-sync/emulator.json');
+    expect(applied.stderr).toContain('state in ../../.autojoin-sync/emulator.json');
     const planned = await cli(['plan', 'policies/teams/eng.autojoin.yaml', '--detailed-exitcode'], { cwd: repo });
     expect(planned.stdout).toContain('No changes.');
     expect(planned.code).toBe(0);

@@ -10,6 +10,8 @@ import { afterEach, expect } from 'vitest';
 import { generateData, type EmulatorData } from '../../src/emulator/index.js';
 import { replayJournal } from '../../src/emulator/journal.js';
 import { parseScopeKey } from '../../src/scope.js';
+import { MAY_BE_STORED } from '../../src/apply/apply-changes.js';
+import { markerOf } from '../../src/plan/ownership.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
 import { runCli, startEmulatorProcess, stop, type EmulatorProcess } from '../support/cli.js';
 
@@ -102,6 +104,27 @@ export function expectAllDeclared(data: EmulatorData, declared: Map<string, stri
 /** Keys the apply report lists as failed (`failed  KEY  kind: reason`). */
 export function reportedFailed(stdout: string): string[] {
   return [...stdout.matchAll(/^failed\s+(\S+)\s/gm)].map((match) => match[1] as string).sort();
+}
+
+/** Keys the apply report lists as failed with an unknown outcome: the write may or may not have been stored (src/apply/apply-changes.ts). */
+export function reportedUnknown(stdout: string): string[] {
+  return [...stdout.matchAll(new RegExp(`^failed\\s+(\\S+)\\s.*: ${MAY_BE_STORED} \\(a plan shows which\\)$`, 'gm'))].map((match) => match[1] as string).sort();
+}
+
+/**
+ * Keys of `declared` that this run has not written as declared: their domains differ, or the
+ * service holds their autojoin invitation without the ownership marker a write adds (an update
+ * that only marks the owner leaves the domains as they were: written or not, they look declared).
+ */
+export function notWrittenAsDeclared(data: EmulatorData, declared: Map<string, string[]>): string[] {
+  return [...declared]
+    .filter(([key, domains]) => {
+      const autojoin = data.scopes[key]?.autojoin;
+      const sameDomains = JSON.stringify(liveDomainsOf(data, key)) === JSON.stringify(domains);
+      return !sameDomains || (autojoin !== null && autojoin !== undefined && markerOf(autojoin.invitation.metadata) === null);
+    })
+    .map(([key]) => key)
+    .sort();
 }
 
 /** Reads the emulator data file; it must always be complete JSON of the emulator's format. */

@@ -123,7 +123,7 @@ describe('commands that take one project at a time', () => {
     const dir = monorepo();
     const result = await cli(path.join(dir, 'teams/ops'), 'plan');
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('using project file teams/ops/autojoin-sync.yaml');
+    expect(result.stderr).toContain('using project file autojoin-sync.yaml;');
     expect(result.stdout).toContain('workspace/ops-oncall');
     expect(result.stdout).not.toContain('acme-eng');
   });
@@ -186,7 +186,8 @@ describe('the embedded emulator keeps one state per run, at the repository root'
     mkdirSync(path.join(dir, 'teams/eng/.autojoin-sync'), { recursive: true });
     // Not even JSON: read, it would stop the run.
     writeFileSync(path.join(dir, 'teams/eng/.autojoin-sync/emulator.json'), 'left by release 4');
-    const note = 'teams/eng/.autojoin-sync/emulator.json is the embedded emulator\'s state of release 4, beside its project file; it is no longer read (the state is .autojoin-sync/emulator.json), and can be deleted';
+    // Named from teams/eng, where the run starts.
+    const note = '.autojoin-sync/emulator.json is the embedded emulator\'s state of release 4, beside its project file; it is no longer read (the state is ../../.autojoin-sync/emulator.json), and can be deleted';
     const eng = await cli(path.join(dir, 'teams/eng'), 'apply', '--yes');
     expect(eng.code, eng.stderr).toBe(0);
     expect(eng.stderr.split('\n').filter((line) => line.includes('release 4'))).toEqual([`note: ${note}`]);

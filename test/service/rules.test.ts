@@ -9,7 +9,7 @@ import {
   DEFAULT_RETRY_POLICY,
   type Invitation,
 } from '../../src/service/index.js';
-import { parseRetryAfterMs, retryDelayMs } from '../../src/service/retry.js';
+import { mayHaveReached, parseRetryAfterMs, retryDelayMs } from '../../src/service/retry.js';
 import { withDeactivatedMetadata } from '../../src/service/autojoin-rule.js';
 import type { LiveScope } from '../../src/service/types.js';
 
@@ -174,6 +174,20 @@ describe('retry decisions', () => {
     expect(parseRetryAfterMs('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfterMs('soon', now)).toBeUndefined();
     expect(parseRetryAfterMs(undefined, now)).toBeUndefined();
+  });
+
+  const attempts: [{ code?: string; statusCode?: number }, boolean][] = [
+    // No answer once connected, or a gateway's: the request may have been sent and stored.
+    ...['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'AUTOJOIN_REQUEST_DEADLINE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'].map((code): [{ code: string }, boolean] => [{ code }, true]),
+    [{}, true],
+    [{ code: 'UND_ERR_REQ_RETRY', statusCode: 502 }, true],
+    [{ code: 'UND_ERR_REQ_RETRY', statusCode: 504 }, true],
+    // The service's own answer, or a connection never made: nothing was stored.
+    ...[429, 500, 503].map((statusCode): [{ code: string; statusCode: number }, boolean] => [{ code: 'UND_ERR_REQ_RETRY', statusCode }, false]),
+    ...['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT'].map((code): [{ code: string }, boolean] => [{ code }, false]),
+  ];
+  it.each(attempts)('a failed attempt %o may have reached the service: %s', (error, reached) => {
+    expect(mayHaveReached(error)).toBe(reached);
   });
 });
 

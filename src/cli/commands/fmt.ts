@@ -15,6 +15,7 @@ import { escapeControls } from '../../escape.js';
 import { log } from '../../output/log.js';
 import { locateRun } from '../../run/place.js';
 import { writeStderr, writeStdout } from '../../output/sinks.js';
+import { fileShownHere, shownHere } from '../../render/shown-here.js';
 
 interface FmtOptions {
   check?: boolean;
@@ -58,9 +59,10 @@ async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
   const place = await locateRun(process.cwd(), paths, contextFlags().project);
   if (place.notice !== undefined) printNotice(place.notice);
   const outcome = await fmtCommand({ place, check, ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }) });
+  // A diff names files from the repository root, as git's does; the list and the problems from here.
   if (options.diff) for (const { file, before, after } of outcome.changed) writeStdout(unifiedDiff(file, before, after));
-  else for (const { file } of outcome.changed) writeStdout(`${file}\n`);
-  for (const problem of outcome.problems) writeStderr(`${escapeControls(formatDiagnostic(problem))}\n`);
+  else for (const { file } of outcome.changed) writeStdout(`${fileShownHere(file, place.base)}\n`);
+  for (const problem of shownHere(outcome.problems, place.base)) writeStderr(`${escapeControls(formatDiagnostic(problem))}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
   log().info(`${verb} ${outcome.changed.length} of ${plural(outcome.files, 'file')}`);
   if (outcome.unformatted > 0) throw new RunError(`${plural(outcome.unformatted, 'file')} could not be formatted`, ExitCode.error);

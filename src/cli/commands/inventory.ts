@@ -44,7 +44,7 @@ Examples:
 async function runInventory(paths: string[], flags: InventoryFlags): Promise<void> {
   const settings = await cliSettings(paths, {});
   const outcome = await inventoryCommand({ context: settings, blame: flags.blame ?? false });
-  failOnPolicyErrors(outcome.errors);
+  failOnPolicyErrors(outcome.errors, settings.base);
   writeStdout(render(outcome, flags));
 }
 

@@ -15,6 +15,7 @@ import { failOnPolicyErrors } from '../policy-entries.js';
 import { writeStdout } from '../../output/sinks.js';
 import { withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
+import { fileShownHere } from '../../render/shown-here.js';
 
 interface WhoFlags {
   format: 'text' | 'json';
@@ -59,8 +60,8 @@ async function runWho(args: string[], flags: WhoFlags): Promise<void> {
     domains,
     ...(flags.live ? { session: (work: (client: ServiceClient) => Promise<void>) => withSession(settings, ({ client }) => work(client)) } : {}),
   });
-  failOnPolicyErrors(errors);
-  writeStdout(flags.format === 'json' ? `${JSON.stringify({ formatVersion: 1, domains: answers }, null, 2)}\n` : renderWhoText(answers, flags.live ?? false));
+  failOnPolicyErrors(errors, settings.base);
+  writeStdout(flags.format === 'json' ? `${JSON.stringify({ formatVersion: 1, domains: answers }, null, 2)}\n` : renderWhoText(answers, flags.live ?? false, (file) => fileShownHere(file, settings.base)));
 }
 
 /** @returns the arguments that name an existing file or directory as paths (default `.`), the others as domains. */
