@@ -160,7 +160,7 @@ describe('apply --plan merged.json --shard K/N of a plan of several projects', (
 });
 
 describe('a scope moved between two projects of different owners', () => {
-  it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply, plan again)', async () => {
+  it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply of the saved plan, plan again)', async () => {
     const dir = monorepo();
     expect((await cli(dir, 'apply', '--yes')).code).toBe(0);
     // team/acme-platform moves from eng's files to sales'.
@@ -177,7 +177,9 @@ describe('a scope moved between two projects of different owners', () => {
     expect(text.stdout).toContain('~ owner: "eng" → "sales" (moved from teams/eng/autojoin-sync.yaml)');
     // eng, which declared it, shows nothing for it.
     expect(text.stdout).not.toContain('declared outside');
-    const apply = await cli(dir, 'apply', '--yes');
+    // The reviewed plan: its owner move is checked again against the live marker and this history, as the run's.
+    expect((await cli(dir, 'plan', '--out', 'moved.json')).code).toBe(0);
+    const apply = await cli(dir, 'apply', '--plan', 'moved.json', '--yes');
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stdout).toContain('0 to clear');
     expect(apply.stdout).toContain('applied  team/acme-platform  update');
