@@ -189,7 +189,7 @@ async function resolvePlace(
   const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));
   const invalid = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === 'error'));
   if (!sources.offline && invalid.length > 0) throw invalidProjects(invalid, sources.seeWhere);
-  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects, sources.cwd);
   const one = projects.length === 1 ? projects[0] : undefined;
   // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
   if (!sources.offline && one) useProjectFile(one.projectFile === undefined ? null : one.name);
