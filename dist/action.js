@@ -46442,9 +46442,9 @@ function projectScopes(context) {
 function projectName(project2, base) {
   return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
 }
-function oneProjectAtATime(command, projects) {
+function oneProjectAtATime(command, projects, cwd) {
   const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
-  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
+  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", relativePosix(cwd, one.projectFile))}`);
   return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
 }
 function oneTarget(settings, projects, sources) {
@@ -46666,7 +46666,7 @@ async function resolvePlace(sources) {
   const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
   const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
   if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
-  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects, sources.cwd);
   const one = projects.length === 1 ? projects[0] : void 0;
   if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
   return { place, project: one?.config ?? {}, projects };
