@@ -5119,7 +5119,7 @@ var require_formdata = __commonJS({
           this[kState].push(entry);
         }
       }
-      [nodeUtil.inspect.custom](depth2, options) {
+      [nodeUtil.inspect.custom](depth, options) {
         const state = this[kState].reduce((a, b) => {
           if (a[b.name]) {
             if (Array.isArray(a[b.name])) {
@@ -5132,7 +5132,7 @@ var require_formdata = __commonJS({
           }
           return a;
         }, { __proto__: null });
-        options.depth ??= depth2;
+        options.depth ??= depth;
         options.colors ??= true;
         const output = nodeUtil.formatWithOptions(options, state);
         return `FormData ${output.slice(output.indexOf("]") + 2)}`;
@@ -12302,8 +12302,8 @@ var require_headers = __commonJS({
         }
         return this.#headersList[kHeadersSortedMap] = headers2;
       }
-      [util.inspect.custom](depth2, options) {
-        options.depth ??= depth2;
+      [util.inspect.custom](depth, options) {
+        options.depth ??= depth;
         return `Headers ${util.formatWithOptions(options, this.#headersList.entries)}`;
       }
       static getHeadersGuard(o) {
@@ -12529,7 +12529,7 @@ var require_response = __commonJS({
         }
         return fromInnerResponse(clonedResponse, getHeadersGuard(this[kHeaders]));
       }
-      [nodeUtil.inspect.custom](depth2, options) {
+      [nodeUtil.inspect.custom](depth, options) {
         if (options.depth === null) {
           options.depth = 2;
         }
@@ -13298,7 +13298,7 @@ var require_request2 = __commonJS({
         }
         return fromInnerRequest(clonedRequest, ac.signal, getHeadersGuard(this[kHeaders]));
       }
-      [nodeUtil.inspect.custom](depth2, options) {
+      [nodeUtil.inspect.custom](depth, options) {
         if (options.depth === null) {
           options.depth = 2;
         }
@@ -33506,7 +33506,7 @@ var require_formdata2 = __commonJS({
           this.#state.push(entry);
         }
       }
-      [nodeUtil.inspect.custom](depth2, options) {
+      [nodeUtil.inspect.custom](depth, options) {
         const state = this.#state.reduce((a, b) => {
           if (a[b.name]) {
             if (Array.isArray(a[b.name])) {
@@ -33519,7 +33519,7 @@ var require_formdata2 = __commonJS({
           }
           return a;
         }, { __proto__: null });
-        options.depth ??= depth2;
+        options.depth ??= depth;
         options.colors ??= true;
         const output = nodeUtil.formatWithOptions(options, state);
         return `FormData ${output.slice(output.indexOf("]") + 2)}`;
@@ -44763,6 +44763,15 @@ function pullNumberOf(payload) {
 // src/run/settings.ts
 import { join as join3 } from "node:path";
 
+// src/plan/run-owners.ts
+var runOwners = /* @__PURE__ */ new Set();
+function useRunOwners(owners) {
+  runOwners = new Set(owners);
+}
+function movesFrom(from, owner) {
+  return from !== owner && (from === DEFAULT_OWNER || runOwners.has(from));
+}
+
 // src/history/prune.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import path8 from "node:path";
@@ -45579,18 +45588,12 @@ import { StringDecoder } from "node:string_decoder";
 
 // src/history/policy-tree.ts
 import { posix as posix4 } from "node:path";
-function historyPolicyRule(paths) {
-  const isPolicy = policyPathRule(paths.given);
-  const excluded = paths.excluded ?? [];
-  return (file) => isPolicy(file) && !excluded.some((dir) => file.startsWith(`${dir}/`));
-}
 function workingTreeRemoval() {
   return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
 }
-function historyPaths(repository, paths, excluded = []) {
+function historyPaths(repository, paths) {
   const given = (paths.length > 0 ? paths : ["."]).map((given2) => rootPath(repository, given2)).filter((given2) => given2 !== ".." && !given2.startsWith("../"));
-  const within = excluded.map((dir) => rootPath(repository, dir)).filter((dir) => dir !== "." && !dir.startsWith(".."));
-  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given), ...within.length === 0 ? {} : { excluded: within } };
+  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
 }
 function projectFileLocations(given) {
   const inside = given.filter((file) => file !== ".." && !file.startsWith("../"));
@@ -45604,7 +45607,7 @@ function projectFileLocations(given) {
   if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
   const directories = common.filter((part) => part !== "." && part !== "");
   const locations = [];
-  for (let depth2 = directories.length; depth2 >= 0; depth2--) locations.push(posix4.join(...directories.slice(0, depth2), PROJECT_FILE));
+  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix4.join(...directories.slice(0, depth), PROJECT_FILE));
   return locations;
 }
 var REGULAR_FILE = /^100(?:644|755)$/;
@@ -45612,7 +45615,7 @@ function governing(blobs) {
   return blobs?.find((blob) => blob !== void 0) ?? null;
 }
 async function versionsAt(repository, rev, paths, replaced) {
-  const isPolicy = historyPolicyRule(paths);
+  const isPolicy = policyPathRule(paths.given);
   const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
   const listed = await runGit(["ls-tree", "-r", "-z", "--full-name", rev, "--", ...pathspecs], { cwd: repository.dir, context: replaced.context });
   const projects = [];
@@ -45650,7 +45653,7 @@ async function readReplacedVersions(repository, paths, onVersion) {
 }
 function createWalk(paths, onVersion) {
   return {
-    isPolicy: historyPolicyRule(paths),
+    isPolicy: policyPathRule(paths.given),
     projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
     projects: /* @__PURE__ */ new Map(),
     onVersion,
@@ -46013,7 +46016,7 @@ async function undeclaredInHistory(context, declared) {
 }
 async function prunedFromHistory(context, declared) {
   const repository = await openRepository(context.paths, context.cwd, "pruning");
-  const paths = repository && historyPaths(repository, context.paths, context.excluded);
+  const paths = repository && historyPaths(repository, context.paths);
   if (!repository || !paths) return NOTHING_PRUNED;
   const reader = pastReader(repository, context, declared, "pruning");
   try {
@@ -46031,7 +46034,7 @@ async function prunedSince(rev, context, declared) {
   if (isNullRevision(rev)) return NOTHING_PRUNED;
   const repository = await openRepository(context.paths, context.cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
-  const paths = historyPaths(repository, context.paths, context.excluded);
+  const paths = historyPaths(repository, context.paths);
   if (!paths) return NOTHING_PRUNED;
   const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
   const reader = pastReader(repository, context, declared, what);
@@ -46044,7 +46047,7 @@ function pastReader(repository, context, declared, what) {
 }
 async function notDeclaredElsewhere(candidates, context) {
   if (candidates.length === 0) return { pruned: candidates, outside: [] };
-  const files = await policyFilesOutside(context.paths, context.cwd, context.excluded ?? []);
+  const files = await policyFilesOutside(context.paths, context.cwd);
   if (files.length === 0) return { pruned: candidates, outside: [] };
   const { sources } = await readPolicySources(files, context.cwd);
   const where2 = /* @__PURE__ */ new Map();
@@ -46060,14 +46063,12 @@ function shownPath2(file, cwd) {
   const relative2 = path8.relative(cwd, path8.resolve(cwd, file));
   return relative2.split(path8.sep).join("/");
 }
-async function policyFilesOutside(paths, cwd, excluded) {
+async function policyFilesOutside(paths, cwd) {
   const root = await repositoryRoot(path8.resolve(cwd)) ?? cwd;
   const given = paths.map((given2) => path8.resolve(cwd, given2));
-  const others = excluded.map((dir) => path8.resolve(cwd, dir));
-  if (others.length === 0 && given.some((covered) => isInside(covered, root))) return [];
+  if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
-  const outside = (file) => others.some((dir) => isInside(dir, file)) || !given.some((covered) => isInside(covered, file));
-  return files.filter((file) => outside(path8.resolve(cwd, file)));
+  return files.filter((file) => !given.some((covered) => isInside(covered, path8.resolve(cwd, file))));
 }
 function keysReadable(source, candidates, project2) {
   const parsed = parsePolicyText(source);
@@ -46442,9 +46443,9 @@ function projectScopes(context) {
 function projectName(project2, base) {
   return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
 }
-function oneProjectAtATime(command, projects, cwd) {
+function oneProjectAtATime(command, projects) {
   const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
-  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", relativePosix(cwd, one.projectFile))}`);
+  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
   return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
 }
 function oneTarget(settings, projects, sources) {
@@ -46577,13 +46578,11 @@ async function projectContexts(sources) {
 }
 function projectPlace(run2, project2, cwd) {
   const { base } = run2;
-  const inner = run2.projects.filter((other) => other !== project2 && other.projectFile !== void 0 && isInside(project2.dir, other.dir));
+  const nested = run2.projects.some((other) => other !== project2 && isInside(project2.dir, other.dir));
   const covered = run2.paths.some((one) => isInside(path10.resolve(base, one), project2.dir));
-  const own = project2.projectFile === void 0 ? [...run2.paths] : covered ? [relativePosix(base, project2.dir) || "."] : null;
-  const paths = own !== null && project2.projectFile !== void 0 && inner.length === 0 ? own : project2.files.map((file) => relativePosix(base, path10.resolve(cwd, file)) || ".");
-  const prunePlace = own !== null && inner.length > 0 ? { paths: own, excluded: inner.map((other) => relativePosix(base, other.dir)) } : void 0;
-  const { notice: _notice, prunePlace: _run, ...place } = run2;
-  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile }, ...prunePlace ? { prunePlace } : {} };
+  const paths = project2.projectFile !== void 0 && !nested && covered ? [relativePosix(base, project2.dir) || "."] : project2.files.map((file) => relativePosix(base, path10.resolve(cwd, file)) || ".");
+  const { notice: _notice, ...place } = run2;
+  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile } };
 }
 function pick2(from, keys) {
   const out = {};
@@ -46646,8 +46645,8 @@ async function resolveSettings(sources) {
     settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
     ...sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}
   });
-  const runOwners = perProject.map((one) => one.owner);
-  return perProject.length === 0 ? run2 : { ...run2, perProject: perProject.map((one) => ({ ...one, runOwners })) };
+  useRunOwners(perProject.map((one) => one.owner));
+  return perProject.length === 0 ? run2 : { ...run2, perProject };
 }
 function definedOnly(limits, flags) {
   return {
@@ -46666,7 +46665,7 @@ async function resolvePlace(sources) {
   const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
   const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
   if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
-  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects, sources.cwd);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects);
   const one = projects.length === 1 ? projects[0] : void 0;
   if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
   return { place, project: one?.config ?? {}, projects };
@@ -46812,11 +46811,6 @@ function expiryReasons(policy2, removed) {
   if (!policy2.expired || removed.length === 0) return [];
   const gone = new Set(removed);
   return policy2.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
-}
-
-// src/plan/run-owners.ts
-function movesFrom(from, owner, runOwners = /* @__PURE__ */ new Set()) {
-  return from !== owner && (from === DEFAULT_OWNER || runOwners.has(from));
 }
 
 // src/plan/drift.ts
@@ -47251,7 +47245,7 @@ function planBuilder(options) {
     }
     const change = drift.sort(desired, live, twoWay);
     const marker = change === null ? void 0 : liveMarker(live);
-    if (marker?.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner, options.runOwners))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
+    if (marker?.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     if (change === "held") expiry.hold(live, desired.policy);
     const narrowed = change === "held" ? null : expiry.narrow(change, live, desired.policy);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
@@ -52124,20 +52118,20 @@ async function isShallow(dir) {
 }
 
 // src/plan/history-place.ts
-function markerCommitsToCheck(markers, owner, runOwners) {
+function markerCommitsToCheck(markers, owner) {
   const commits = /* @__PURE__ */ new Set();
-  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner, runOwners))) commits.add(marker.commit);
+  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) commits.add(marker.commit);
   return commits;
 }
-function placeInHistory(plan2, markers, history, runOwners) {
+function placeInHistory(plan2, markers, history) {
   const behind = [];
   const ownerMoves = [];
   const moved = [];
   const changes = plan2.changes.filter((change) => {
     const marker = markers.get(change.key);
-    if (marker?.commit === void 0 || marker.owner !== plan2.owner && !movesFrom(marker.owner, plan2.owner, runOwners)) return true;
+    if (marker?.commit === void 0 || marker.owner !== plan2.owner && !movesFrom(marker.owner, plan2.owner)) return true;
     if (!history.notAncestors.has(marker.commit.toLowerCase())) {
-      if (movesFrom(marker.owner, plan2.owner, runOwners)) ownerMoves.push(change.key);
+      if (movesFrom(marker.owner, plan2.owner)) ownerMoves.push(change.key);
       return true;
     }
     if (change.reason === "pruned") {
@@ -52161,15 +52155,15 @@ function placeInHistory(plan2, markers, history, runOwners) {
 
 // src/history/behind.ts
 async function placedInHistory(plan2, markers, where2) {
-  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2), where2.runOwners);
+  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2));
 }
 async function ancestryOfMarkers(markers, owner, where2) {
   if (where2.head === void 0) return void 0;
-  const commits = markerCommitsToCheck(markers, owner, where2.runOwners);
+  const commits = markerCommitsToCheck(markers, owner);
   return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
 }
-function placedBy(plan2, markers, ancestry, runOwners) {
-  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry, runOwners);
+function placedBy(plan2, markers, ancestry) {
+  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry);
 }
 var BehindCheckoutError = class extends Error {
   constructor(scopes) {
@@ -52794,22 +52788,10 @@ function unnamed(entry) {
 }
 
 // src/render/projects-text.ts
-function projectsInOrder(plan2, changedFiles = /* @__PURE__ */ new Set()) {
-  const touched = projectsHolding(plan2.projects ?? [], changedFiles);
-  const untouched = (part) => Number(!touched.has(part.project.name));
+function projectsInOrder(plan2) {
   const busy = (part) => Number(part.plan.changes.length === 0 && part.plan.drift.length === 0);
-  return splitPlan(plan2).sort((a, b) => untouched(a) - untouched(b) || busy(a) - busy(b) || (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0));
+  return splitPlan(plan2).sort((a, b) => busy(a) - busy(b) || (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0));
 }
-function projectsHolding(projects, files) {
-  const within = (file, root) => root === "." || file.startsWith(`${root}/`);
-  const holding = /* @__PURE__ */ new Set();
-  for (const file of files) {
-    const nearest = projects.filter((project2) => within(file, project2.root)).sort((a, b) => depth(b.root) - depth(a.root))[0];
-    if (nearest !== void 0) holding.add(nearest.name);
-  }
-  return holding;
-}
-var depth = (root) => root === "." ? 0 : root.split("/").length;
 function projectHeading(part) {
   return `${part.project.projectFile === null ? `${part.project.name} (no project file)` : part.project.name}, owner ${part.project.owner}`;
 }
@@ -52846,7 +52828,7 @@ var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan2, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const view = planView(plan2);
-  const blocks = plan2.projects === void 0 ? planBlocks(plan2, view) : projectsInOrder(plan2, options.changedFiles).flatMap((part) => [
+  const blocks = plan2.projects === void 0 ? planBlocks(plan2, view) : projectsInOrder(plan2).flatMap((part) => [
     { text: `#### ${escapeMarkdown(projectHeading(part))}`, rank: 0, size: Number.MAX_SAFE_INTEGER },
     ...planBlocks(part.plan, planView(part.plan))
   ]);
@@ -53627,8 +53609,8 @@ async function* checkedScopes(held, load, options) {
   return checked2;
 }
 async function* prunedScopes(options, request2, declared, stop) {
-  const { paths, base: cwd, project: project2, prunePlace } = options.settings;
-  const context = { paths: prunePlace?.paths ?? paths, cwd, project: project2, secrets: options.secrets, ...prunePlace ? { excluded: prunePlace.excluded } : {} };
+  const { paths, base: cwd, project: project2 } = options.settings;
+  const context = { paths, cwd, project: project2, secrets: options.secrets };
   const found = await findPruned(request2.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
   if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
@@ -53804,8 +53786,7 @@ async function makePlan(options) {
   const reading = { paths, cwd, project: project2, secrets: options.secrets };
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
-  const runOwners = new Set(options.settings.runOwners ?? []);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, runOwners, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
   const desired = desiredScopes(options, request2);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
@@ -53820,12 +53801,12 @@ async function makePlan(options) {
     throw error4;
   }
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners });
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
   ancestry.catch(() => void 0);
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
   const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);
   const outside = desired.declaredOutside();
-  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry, runOwners);
+  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
   refuseOwnedElsewhere(plan2, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan2.context = contextOf2(plan2, options);
@@ -55485,23 +55466,13 @@ function contextOf3(context, name) {
   if (found === void 0) throw new Error(`${name}: the plan's project is not one of this run's; make the plan again here`);
   return found;
 }
-function wholeOfEach(whole) {
-  if (whole === void 0) return () => ({});
-  const parts = new Map(splitPlan(whole).map((part) => [part.project.name, part.plan]));
-  return (name) => {
-    const part = parts.get(name);
-    return part === void 0 ? {} : { wholePlan: part };
-  };
-}
 function projectsApplyVerdict(command, allowBehind, verdictOne) {
-  const wholeOf = wholeOfEach(command.wholePlan);
-  return projectsVerdict(command.plan, (part, project2) => verdictOne({ context: contextOf3(command.context, project2.name), plan: part, ...wholeOf(project2.name), saved: command.saved, takeOwnership: command.takeOwnership }, allowBehind));
+  return projectsVerdict(command.plan, (part, project2) => verdictOne({ context: contextOf3(command.context, project2.name), plan: part, saved: command.saved, takeOwnership: command.takeOwnership }, allowBehind));
 }
 function applyEachProject(command, allowBehind, writeOne) {
-  const { wholePlan, confirm, onProgress, ...rest } = command;
-  const wholeOf = wholeOfEach(wholePlan);
+  const { wholePlan: _whole, confirm, onProgress, ...rest } = command;
   return applyProjects(command.plan, command.context.perProject ?? [], {
-    applyOne: (part, context, arrived, progress) => writeOne({ ...rest, context, plan: part, ...wholeOf(context.projects[0]?.name ?? ""), confirm: arrived, onProgress: progress }, allowBehind),
+    applyOne: (part, context, arrived, progress) => writeOne({ ...rest, context, plan: part, confirm: arrived, onProgress: progress }, allowBehind),
     ...confirm ? { confirm } : {},
     ...onProgress ? { onProgress } : {}
   });
@@ -55537,7 +55508,7 @@ function writeAfterChecks(command, allowBehind) {
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
     allowBehind,
-    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head }, ...context.runOwners === void 0 ? {} : { runOwners: new Set(context.runOwners) } },
+    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
     ...context.head === void 0 ? {} : { commit: context.head },
@@ -56409,14 +56380,14 @@ function deeperThan(value, limit) {
   const depths = [1];
   while (values.length > 0) {
     const next = values.pop();
-    const depth2 = depths.pop() ?? 0;
+    const depth = depths.pop() ?? 0;
     if (typeof next !== "object" || next === null) continue;
-    if (depth2 > limit) return true;
+    if (depth > limit) return true;
     const children = Array.isArray(next) ? next : Object.values(next);
     for (const child of children) {
       if (typeof child !== "object" || child === null) continue;
       values.push(child);
-      depths.push(depth2 + 1);
+      depths.push(depth + 1);
     }
   }
   return false;
@@ -56822,17 +56793,11 @@ async function reportPlan(inputs, context, settings, plan2, notify2, merged) {
     for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions, verdict.exitCode);
     const title = planTitle(inputs.paths);
-    const changedFiles = await changedProjectFiles(plan2, settings, context);
-    await writeJobSummary(prefix + renderMarkdown(plan2, { title, changedFiles, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    await writeJobSummary(prefix + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, changedFiles, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+    await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
   };
   return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, ...merged ? { merged } : {}, show });
-}
-async function changedProjectFiles(plan2, where2, context) {
-  if (plan2.projects === void 0) return /* @__PURE__ */ new Set();
-  const changed = await pullRequestFiles(context);
-  return new Set([...changed].map((file) => relativePosix(where2.base, resolve5(context.workspace, file))));
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
