@@ -133,11 +133,19 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions, verdict.exitCode);
     const title = planTitle(inputs.paths);
-    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    const changedFiles = await changedProjectFiles(plan, settings, context);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, changedFiles, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, changedFiles, maxChars: COMMENT_MAX_CHARS - prefix.length }));
   };
   return concludePlan(plan, settings, takeOwnershipOf(inputs), { ...(notify ? { notify } : {}), ...(merged ? { merged } : {}), show });
+}
+
+/** A plan of several projects in a pull request: the files it changed, from the run's base (as the plan names its projects' roots), so their projects come first. */
+async function changedProjectFiles(plan: Plan, where: Pick<RunSettings, 'base'>, context: WorkflowContext): Promise<ReadonlySet<string>> {
+  if (plan.projects === undefined) return new Set();
+  const changed = await pullRequestFiles(context);
+  return new Set([...changed].map((file) => relativePosix(where.base, resolve(context.workspace, file))));
 }
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */

@@ -77,7 +77,7 @@ export function writeAfterChecks(command: ApplyCommand, allowBehind: readonly Sc
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
     allowBehind,
-    history: { base: context.base, ...(context.head === undefined ? {} : { head: context.head }) },
+    history: { base: context.base, ...(context.head === undefined ? {} : { head: context.head }), ...(context.runOwners === undefined ? {} : { runOwners: new Set(context.runOwners) }) },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
     ...(context.head === undefined ? {} : { commit: context.head }),

@@ -20,11 +20,13 @@ import { shortCommit } from '../redact.js';
 export interface HistoryPlace {
   base: string;
   head?: string;
+  /** A run of several projects: the owners of its projects, whose markers a move re-marks (src/plan/run-owners.ts). */
+  runOwners?: ReadonlySet<string>;
 }
 
 /** The plan placed in this checkout's history (history-place.ts): one git call for every marker commit. */
 export async function placedInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, where: HistoryPlace): Promise<Plan> {
-  return placedBy(plan, markers, await ancestryOfMarkers(markers, plan.owner, where));
+  return placedBy(plan, markers, await ancestryOfMarkers(markers, plan.owner, where), where.runOwners);
 }
 
 /**
@@ -34,13 +36,13 @@ export async function placedInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey,
  */
 export async function ancestryOfMarkers(markers: ReadonlyMap<ScopeKey, Marker>, owner: string, where: HistoryPlace): Promise<Ancestry | undefined> {
   if (where.head === undefined) return undefined;
-  const commits = markerCommitsToCheck(markers, owner);
+  const commits = markerCommitsToCheck(markers, owner, where.runOwners);
   return commits.size === 0 ? undefined : ancestryOf(where.base, commits);
 }
 
 /** The plan placed in history by {@link ancestryOfMarkers}'s answer (undefined: as it is). */
-export function placedBy(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, ancestry: Ancestry | undefined): Plan {
-  return ancestry === undefined ? plan : placeInHistory(plan, markers, ancestry);
+export function placedBy(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, ancestry: Ancestry | undefined, runOwners?: ReadonlySet<string>): Plan {
+  return ancestry === undefined ? plan : placeInHistory(plan, markers, ancestry, runOwners);
 }
 
 /** A run would write scopes last written from commits this checkout does not contain; nothing was written. */

@@ -28,6 +28,15 @@ export interface HistoryPaths {
   given: string[];
   /** Where the project file may stand, nearest first: the first one present in a commit is that commit's. */
   projectFiles: string[];
+  /** Directories under `given` whose files are another project's (a nested project's folder): none of their versions is read. */
+  excluded?: string[];
+}
+
+/** Whether a file (from the repository root) is a policy file under the paths, outside every excluded directory. */
+export function historyPolicyRule(paths: HistoryPaths): (file: string) => boolean {
+  const isPolicy = policyPathRule(paths.given);
+  const excluded = paths.excluded ?? [];
+  return (file) => isPolicy(file) && !excluded.some((dir) => file.startsWith(`${dir}/`));
 }
 
 /** What an uncommitted change shows as, where a commit would. */
@@ -39,9 +48,10 @@ export function workingTreeRemoval(): RemovalCommit {
  * The run's paths from the repository root, and where its project file may stand.
  * @returns null when no path lies in the repository
  */
-export function historyPaths(repository: Repository, paths: readonly string[]): HistoryPaths | null {
+export function historyPaths(repository: Repository, paths: readonly string[], excluded: readonly string[] = []): HistoryPaths | null {
   const given = (paths.length > 0 ? paths : ['.']).map((given) => rootPath(repository, given)).filter((given) => given !== '..' && !given.startsWith('../'));
-  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
+  const within = excluded.map((dir) => rootPath(repository, dir)).filter((dir) => dir !== '.' && !dir.startsWith('..'));
+  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given), ...(within.length === 0 ? {} : { excluded: within }) };
 }
 
 /**
@@ -83,7 +93,7 @@ export async function versionsAt(
   paths: HistoryPaths,
   replaced: { removedBy?: RemovalCommit; order: number; context: string },
 ): Promise<PastVersion[]> {
-  const isPolicy = policyPathRule(paths.given);
+  const isPolicy = historyPolicyRule(paths);
   const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
   const listed = await runGit(['ls-tree', '-r', '-z', '--full-name', rev, '--', ...pathspecs], { cwd: repository.dir, context: replaced.context });
   const projects: (string | undefined)[] = [];

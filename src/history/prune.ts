@@ -47,6 +47,8 @@ export interface PruneContext {
   project: ProjectConfig;
   /** The run's secrets: a past version holding one declares nothing. */
   secrets?: readonly NamedSecret[];
+  /** Directories under the paths that hold another project's files (relative to `cwd`): their history is not this run's, their files declare elsewhere. */
+  excluded?: readonly string[];
 }
 
 /** @returns what the project file says of pruning (`prune: true|false`, `prune.history`); undefined when it says nothing (then it is on). */
@@ -88,7 +90,7 @@ export async function undeclaredInHistory(context: PruneContext, declared: Reado
 /** The scopes of every policy file version history replaced, not declared now. */
 async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
   const repository = await openRepository(context.paths, context.cwd, 'pruning');
-  const paths = repository && historyPaths(repository, context.paths);
+  const paths = repository && historyPaths(repository, context.paths, context.excluded);
   // Stryker disable next-line LogicalOperator: paths is null whenever repository is (the line above)
   if (!repository || !paths) return NOTHING_PRUNED;
   const reader = pastReader(repository, context, declared, 'pruning');
@@ -109,7 +111,7 @@ async function prunedSince(rev: string, context: PruneContext, declared: Readonl
   if (isNullRevision(rev)) return NOTHING_PRUNED;
   const repository = await openRepository(context.paths, context.cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
-  const paths = historyPaths(repository, context.paths);
+  const paths = historyPaths(repository, context.paths, context.excluded);
   // Stryker disable next-line ConditionalExpression: defensive: the repository is found from the paths' common directory, so some path lies in it
   if (!paths) return NOTHING_PRUNED;
   const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
@@ -135,7 +137,7 @@ function pastReader(repository: Repository, context: PruneContext, declared: Rea
 async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneContext): Promise<{ pruned: PrunedPolicy[]; outside: DeclaredOutside[] }> {
   // Stryker disable next-line ConditionalExpression: a shortcut (the repository is not read): without candidates nothing below is kept either
   if (candidates.length === 0) return { pruned: candidates, outside: [] };
-  const files = await policyFilesOutside(context.paths, context.cwd);
+  const files = await policyFilesOutside(context.paths, context.cwd, context.excluded ?? []);
   // Stryker disable next-line ConditionalExpression: a shortcut: no file keeps nothing below either
   if (files.length === 0) return { pruned: candidates, outside: [] };
   const { sources } = await readPolicySources(files, context.cwd);
@@ -155,14 +157,16 @@ function shownPath(file: string, cwd: string): string {
   return relative.split(path.sep).join('/');
 }
 
-/** The policy files of the repository around `cwd` (loader's discovery rules) that no path covers. */
-async function policyFilesOutside(paths: readonly string[], cwd: string): Promise<string[]> {
+/** The policy files of the repository around `cwd` (loader's discovery rules) that no path covers, or that lie in an excluded directory. */
+async function policyFilesOutside(paths: readonly string[], cwd: string, excluded: readonly string[]): Promise<string[]> {
   const root = (await repositoryRoot(path.resolve(cwd))) ?? cwd;
   const given = paths.map((given) => path.resolve(cwd, given));
+  const others = excluded.map((dir) => path.resolve(cwd, dir));
   // Stryker disable next-line all: a shortcut (the repository is not walked): with the root covered, the filter below leaves no file either
-  if (given.some((covered) => isInside(covered, root))) return [];
+  if (others.length === 0 && given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
-  return files.filter((file) => !given.some((covered) => isInside(covered, path.resolve(cwd, file))));
+  const outside = (file: string): boolean => others.some((dir) => isInside(dir, file)) || !given.some((covered) => isInside(covered, file));
+  return files.filter((file) => outside(path.resolve(cwd, file)));
 }
 
 /**

@@ -15,12 +15,11 @@
 import { existsSync } from 'node:fs';
 import path, { posix } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
 import { hint, worded } from '../hint.js';
 import { GitRevisionError, runGit, SHORT_SHA, startGit } from '../git/command.js';
 import { topPathspec, type Repository } from '../git/repository.js';
-import { governing, REGULAR_FILE, versionsAt, workingTreeRemoval, type HistoryPaths, type PastVersion } from './policy-tree.js';
+import { governing, historyPolicyRule, REGULAR_FILE, versionsAt, workingTreeRemoval, type HistoryPaths, type PastVersion } from './policy-tree.js';
 
 const CONTEXT = 'pruning';
 
@@ -70,7 +69,7 @@ interface Walk {
 
 function createWalk(paths: HistoryPaths, onVersion: (version: PastVersion) => void): Walk {
   return {
-    isPolicy: policyPathRule(paths.given),
+    isPolicy: historyPolicyRule(paths),
     projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
     projects: new Map(),
     onVersion,

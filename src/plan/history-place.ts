@@ -14,27 +14,28 @@ import type { Marker } from './ownership.js';
 import { movesFrom } from './run-owners.js';
 import type { BehindScope, NotManagedHere, Plan } from './types.js';
 
-/** The commits a check needs: this owner's and `default`'s markers that name one. */
-export function markerCommitsToCheck(markers: ReadonlyMap<ScopeKey, Marker>, owner: string): Set<string> {
+/** The commits a check needs: this owner's, `default`'s and (a run of several projects) the run's other owners' markers that name one. */
+export function markerCommitsToCheck(markers: ReadonlyMap<ScopeKey, Marker>, owner: string, runOwners?: ReadonlySet<string>): Set<string> {
   const commits = new Set<string>();
-  for (const marker of markers.values()) if (marker.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner))) commits.add(marker.commit);
+  for (const marker of markers.values()) if (marker.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner, runOwners))) commits.add(marker.commit);
   return commits;
 }
 
 /**
  * @param markers the live marker of each scope the plan compared (by key)
  * @param history the marker commits that are not ancestors of HEAD, and whether the clone is shallow
+ * @param runOwners the owners of the run's projects (run-owners.ts; empty for a run of one)
  * @returns the plan with its prune clears from other histories moved to notManagedHere, and `behind` and `ownerMoves` set
  */
-export function placeInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, history: { notAncestors: ReadonlySet<string>; shallow: boolean }): Plan {
+export function placeInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, history: { notAncestors: ReadonlySet<string>; shallow: boolean }, runOwners?: ReadonlySet<string>): Plan {
   const behind: BehindScope[] = [];
   const ownerMoves: ScopeKey[] = [];
   const moved: NotManagedHere[] = [];
   const changes = plan.changes.filter((change) => {
     const marker = markers.get(change.key);
-    if (marker?.commit === undefined || (marker.owner !== plan.owner && !movesFrom(marker.owner, plan.owner))) return true;
+    if (marker?.commit === undefined || (marker.owner !== plan.owner && !movesFrom(marker.owner, plan.owner, runOwners))) return true;
     if (!history.notAncestors.has(marker.commit.toLowerCase())) {
-      if (movesFrom(marker.owner, plan.owner)) ownerMoves.push(change.key);
+      if (movesFrom(marker.owner, plan.owner, runOwners)) ownerMoves.push(change.key);
       return true;
     }
     if (change.reason === 'pruned') {

@@ -42,6 +42,8 @@ export interface PlanBuilderOptions {
   now?: Date;
   /** The owner this plan's writes mark scopes with (the project file's `owner`; default `default`). */
   owner?: string;
+  /** A run of several projects: the owners of its projects, from whose markers a scope moves without a take-over (run-owners.ts). */
+  runOwners?: ReadonlySet<string>;
   /** Scopes to take over (--take-ownership): written whatever owner their marker names, cleared by pruning when unmarked. */
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** The project file's `drift` (a policy file's own wins; default revert). */
@@ -135,7 +137,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     const change = drift.sort(desired, live, twoWay);
     // Placing the plan in history looks only at changed scopes' markers (history-place.ts).
     const marker = change === null ? undefined : liveMarker(live);
-    if (marker?.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
+    if (marker?.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner, options.runOwners))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     if (change === 'held') expiry.hold(live, desired.policy);
     const narrowed = change === 'held' ? null : expiry.narrow(change, live, desired.policy);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);

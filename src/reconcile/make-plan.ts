@@ -39,7 +39,8 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // The state last applied of a held scope is asked of git as soon as it is held, while reads go on.
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit: string, scope: NeededScope): void => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project.rules) });
+  const runOwners = new Set(options.settings.runOwners ?? []);
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, runOwners, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   try {
@@ -59,12 +60,12 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // markers' ancestry and the last-applied reads, which the scopes held for it join once compared.
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
   // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts), beside the last-applied reads.
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners });
   ancestry.catch(() => undefined); // awaited below; a failure is told there
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
   const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);
   const outside = desired.declaredOutside();
-  const plan = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
+  const plan = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry, runOwners);
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf(plan, options);

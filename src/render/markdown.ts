@@ -17,6 +17,8 @@ export interface MarkdownOptions {
   title?: string;
   /** Appended last, e.g. a hidden marker for a sticky comment; markdown, not escaped. */
   footer?: string;
+  /** A plan of several projects in a pull request: the files it changed (from the repository root); the sections of their projects come first. */
+  changedFiles?: ReadonlySet<string>;
 }
 
 /**
@@ -30,7 +32,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const view = planView(plan);
   // A plan of several projects: a heading per project (kept whole), then its blocks as a plan of one's.
-  const blocks = plan.projects === undefined ? planBlocks(plan, view) : projectsInOrder(plan).flatMap((part) => [
+  const blocks = plan.projects === undefined ? planBlocks(plan, view) : projectsInOrder(plan, options.changedFiles).flatMap((part) => [
     { text: `#### ${escapeMarkdown(projectHeading(part))}`, rank: 0, size: Number.MAX_SAFE_INTEGER },
     ...planBlocks(part.plan, planView(part.plan)),
   ]);

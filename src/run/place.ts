@@ -57,6 +57,11 @@ export interface RunPlace {
   stateDir: string;
   /** `--project FILE` skipped policy files of other projects: the one notice that counts them. */
   notice?: string;
+  /**
+   * A project of a run of several whose folder holds another project's (or a project without a
+   * project file): where pruning reads history, its paths listing only its files. Relative to `base`.
+   */
+  prunePlace?: { paths: string[]; excluded: string[] };
 }
 
 interface PathPlace {

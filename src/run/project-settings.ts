@@ -69,16 +69,19 @@ export async function projectContexts<S extends Settings>(sources: ProjectSettin
 /**
  * A project's place in the run: its directory as its path when the run's paths hold all of it and
  * no other project of the run lies in it (so pruning finds its deleted files), else its files.
+ * Then pruning reads the history of its directory (a project without a project file: of the run's
+ * paths) without the other projects' folders in it (`prunePlace`), so each deleted file is pruned
+ * by the project whose folder held it.
  */
 export function projectPlace(run: Omit<RunPlace, 'projects'> & { projects: readonly RunProject[] }, project: RunProject, cwd: string): RunPlace {
   const { base } = run;
-  const nested = run.projects.some((other) => other !== project && isInside(project.dir, other.dir));
+  const inner = run.projects.filter((other) => other !== project && other.projectFile !== undefined && isInside(project.dir, other.dir));
   const covered = run.paths.some((one) => isInside(path.resolve(base, one), project.dir));
-  const paths = project.projectFile !== undefined && !nested && covered
-    ? [relativePosix(base, project.dir) || '.']
-    : project.files.map((file) => relativePosix(base, path.resolve(cwd, file)) || '.');
-  const { notice: _notice, ...place } = run;
-  return { ...place, paths, projects: [project], ...(project.projectFile === undefined ? {} : { projectFile: project.projectFile }) };
+  const own = project.projectFile === undefined ? [...run.paths] : covered ? [relativePosix(base, project.dir) || '.'] : null;
+  const paths = own !== null && project.projectFile !== undefined && inner.length === 0 ? own : project.files.map((file) => relativePosix(base, path.resolve(cwd, file)) || '.');
+  const prunePlace = own !== null && inner.length > 0 ? { paths: own, excluded: inner.map((other) => relativePosix(base, other.dir)) } : undefined;
+  const { notice: _notice, prunePlace: _run, ...place } = run;
+  return { ...place, paths, projects: [project], ...(project.projectFile === undefined ? {} : { projectFile: project.projectFile }), ...(prunePlace ? { prunePlace } : {}) };
 }
 
 function pick<T extends object>(from: T, keys: readonly string[]): Partial<T> {

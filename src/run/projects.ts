@@ -39,10 +39,13 @@ export function projectName(project: ProjectPlace, base: string): string {
   return relativePosix(base, project.projectFile ?? project.dir) || '.';
 }
 
-/** A command that takes one project, run over several: the projects, and how to run it for each, in the front end's words. */
-export function oneProjectAtATime(command: string, projects: readonly RunProject[]): RunError {
+/**
+ * A command that takes one project, run over several: the projects, and how to run it for each, in the front end's words.
+ * @param cwd the run's working directory (after -C): each project file is named from there, so the hint works as printed with the same -C
+ */
+export function oneProjectAtATime(command: string, projects: readonly RunProject[], cwd: string): RunError {
   const listed = projects.map((one) => `${one.projectFile === undefined ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? 'file' : 'files'})`);
-  const each = projects.map((one) => (one.projectFile === undefined ? `the paths ${one.files.slice(0, 3).join(' ')}${one.files.length > 3 ? ' …' : ''}` : worded`${hint('project', one.name)}`));
+  const each = projects.map((one) => (one.projectFile === undefined ? `the paths ${one.files.slice(0, 3).join(' ')}${one.files.length > 3 ? ' …' : ''}` : worded`${hint('project', relativePosix(cwd, one.projectFile))}`));
   return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(', ')}; run ${command} once per project: ${each.join('; ')}`);
 }
 

@@ -16,7 +16,6 @@ import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
-import { useRunOwners } from '../plan/run-owners.js';
 import { pruneSetting } from '../history/prune.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
 import { DEFAULT_READ_MODE } from '../service/read-mode.js';
@@ -110,6 +109,8 @@ export interface RunSettings extends RunPlace {
   head?: string;
   /** A run of several projects (plan, apply): each project's context, as the run would be with it alone (src/run/project-settings.ts); absent for a run of one. */
   perProject?: RunSettings[];
+  /** A project's context in a run of several: the owners of the run's projects, from whose markers a scope moves without a take-over (src/plan/run-owners.ts). */
+  runOwners?: readonly string[];
 }
 
 /** One run's context: its settings with today, HEAD and the project file's record (src/run/context.ts). Holds credentials: never print it. */
@@ -161,9 +162,9 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
     settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
     ...(sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}),
   });
-  // A scope moved between the run's projects is an owner move, not a take-over (src/plan/ownership.ts).
-  useRunOwners(perProject.map((one) => one.owner));
-  return perProject.length === 0 ? run : { ...run, perProject };
+  // A scope moved between the run's projects is an owner move, not a take-over (src/plan/run-owners.ts).
+  const runOwners = perProject.map((one) => one.owner);
+  return perProject.length === 0 ? run : { ...run, perProject: perProject.map((one) => ({ ...one, runOwners })) };
 }
 
 /** The limits the flags set (a saved plan's recorded limits fill the rest). */
@@ -188,7 +189,7 @@ async function resolvePlace(
   const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));
   const invalid = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === 'error'));
   if (!sources.offline && invalid.length > 0) throw invalidProjects(invalid, sources.seeWhere);
-  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects, sources.cwd);
   const one = projects.length === 1 ? projects[0] : undefined;
   // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
   if (!sources.offline && one) useProjectFile(one.projectFile === undefined ? null : one.name);

@@ -10,6 +10,8 @@ import { runInProcess } from '../support/in-process.js';
 import { MONOREPO_ENV as env, monorepoCli, monorepoOfTest } from '../support/monorepo-run.js';
 import { MONOREPO_FILES } from '../support/monorepo.js';
 import { startDnsFixture } from '../support/dns.js';
+import { defined } from '../support/defined.js';
+import { tempDirOfTest } from '../support/temp.js';
 import { DEFAULT_ACCESS_TOKEN, emptyData, startEmulator } from '../../src/emulator/index.js';
 
 const monorepo = monorepoOfTest;
@@ -107,6 +109,22 @@ describe('commands that take one project at a time', () => {
     expect(result.stderr).toContain(`run ${command} once per project: --project teams/eng/autojoin-sync.yaml; --project teams/ops/autojoin-sync.yaml; --project teams/sales/autojoin-sync.yaml`);
   });
 
+  it.each([['the root', '.'], ['a folder holding the teams', 'teams']])('with -C %s from outside the repository, the refusal names each project as it works with that -C', async (_where, into) => {
+    const dir = monorepo();
+    const outside = tempDirOfTest('autojoin-outside-');
+    const chdir = path.join(dir, into);
+    const refused = await cli(outside, '-C', chdir, 'adopt');
+    expect(refused.code).toBe(1);
+    const named = [...refused.stderr.matchAll(/--project (\S+?)(?:;|\s|$)/gu)].map((match) => defined(match[1]));
+    expect(named).toHaveLength(3);
+    // As printed: the same -C, with each --project given, runs that project alone (never the refusal again, never a missing file).
+    for (const project of named) {
+      const alone = await cli(outside, '-C', chdir, '--project', project, 'validate');
+      expect(alone.code, `${project}: ${alone.stderr}`).toBe(0);
+      expect(alone.stderr).not.toContain('takes one project at a time');
+    }
+  });
+
   it('--project at the root plans that team alone, counting the files it skips; with --plan it is an error', async () => {
     const dir = monorepo();
     const result = await cli(dir, '--project', 'teams/eng/autojoin-sync.yaml', 'plan', '--out', 'eng.plan.json');
@@ -201,5 +219,19 @@ describe('the embedded emulator keeps one state per run, at the repository root'
     const again = await cli(path.join(dir, 'teams/eng'), 'plan', '--detailed-exitcode');
     expect(again.code, again.stdout).toBe(0);
     expect(again.stderr).not.toContain('release 4');
+  });
+
+  it('at the root of the monorepo, a run of three projects says it once of the state file release 4 left, and never reads it', async () => {
+    const dir = monorepo();
+    mkdirSync(path.join(dir, 'teams/ops/.autojoin-sync'), { recursive: true });
+    writeFileSync(path.join(dir, 'teams/ops/.autojoin-sync/emulator.json'), 'left by release 4');
+    const applied = await cli(dir, 'apply', '--yes');
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr.split('\n').filter((line) => line.includes('release 4'))).toEqual([
+      'note: teams/ops/.autojoin-sync/emulator.json is the embedded emulator\'s state of release 4, beside its project file; it is no longer read (the state is .autojoin-sync/emulator.json), and can be deleted',
+    ]);
+    expect(readFileSync(path.join(dir, 'teams/ops/.autojoin-sync/emulator.json'), 'utf8')).toBe('left by release 4');
+    const state = JSON.parse(readFileSync(path.join(dir, '.autojoin-sync/emulator.json'), 'utf8')) as { scopes: Record<string, unknown> };
+    expect(Object.keys(state.scopes).sort()).toEqual(['team/acme-eng', 'team/acme-platform', 'team/acme-sales', 'workspace/ops-oncall']);
   });
 });

@@ -135,8 +135,32 @@ describe('shards over projects', () => {
   }, SLOW);
 });
 
+describe('apply --plan merged.json --shard K/N of a plan of several projects', () => {
+  it("decides each project's limits over that project's whole, never its part of the shard (exit 3, nothing written)", async () => {
+    // ops-c falls in shard 1 of 2 and ops-a in shard 2: each part removes at most 2 domains of ops, the whole 3 (ops' limit is 2).
+    const ops = (scope: string, domains: readonly string[]): string => [`scope: ${scope}`, 'domains:', ...domains.map((domain) => `  - ${domain}`), ''].join('\n');
+    const dir = monorepo({ 'teams/ops/c.autojoin.yaml': ops('ops-c', ['acme-ops.org', 'acme-ops.dev']), 'teams/ops/a.autojoin.yaml': ops('ops-a', ['acme-ops.io', 'acme-ops.biz']) });
+    expect((await cli(dir, 'apply', '--yes')).code).toBe(0);
+    write(dir, 'teams/ops/c.autojoin.yaml', ops('ops-c', ['acme-ops.com']));
+    write(dir, 'teams/ops/a.autojoin.yaml', ops('ops-a', ['acme-ops.biz']));
+    commitAll(dir, 'ops removes three domains over two shards');
+    for (const part of ['1', '2']) expect((await cli(dir, 'plan', '--shard', `${part}/2`, '--out', `part${part}.json`)).code).toBe(0);
+    const merged = await cli(dir, 'merge-plans', 'part1.json', 'part2.json', '--out', 'merged.json');
+    expect(merged.code, merged.stderr).toBe(0);
+    const shards = (JSON.parse(readFileSync(path.join(dir, 'merged.json'), 'utf8')) as Doc).changes.map((change) => change.key);
+    expect(shards.sort()).toEqual(['workspace/ops-a', 'workspace/ops-c']);
+    for (const part of ['1', '2']) {
+      const applied = await cli(dir, 'apply', '--plan', 'merged.json', '--shard', `${part}/2`, '--yes');
+      expect(applied.code, `shard ${part}/2: ${applied.stdout}${applied.stderr}`).toBe(3);
+      expect(applied.stderr).toContain('teams/ops/autojoin-sync.yaml: ');
+    }
+    const after = JSON.parse((await cli(dir, 'plan', '--format', 'json')).stdout) as Doc;
+    expect(after.changes.map((change) => change.key).sort()).toEqual(['workspace/ops-a', 'workspace/ops-c']);
+  }, SLOW);
+});
+
 describe('a scope moved between two projects of different owners', () => {
-  it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply, plan again)', async () => {
+  it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply of the saved plan, plan again)', async () => {
     const dir = monorepo();
     expect((await cli(dir, 'apply', '--yes')).code).toBe(0);
     // team/acme-platform moves from eng's files to sales'.
@@ -153,7 +177,9 @@ describe('a scope moved between two projects of different owners', () => {
     expect(text.stdout).toContain('~ owner: "eng" → "sales" (moved from teams/eng/autojoin-sync.yaml)');
     // eng, which declared it, shows nothing for it.
     expect(text.stdout).not.toContain('declared outside');
-    const apply = await cli(dir, 'apply', '--yes');
+    // The reviewed plan: its owner move is checked again against the live marker and this history, as the run's.
+    expect((await cli(dir, 'plan', '--out', 'moved.json')).code).toBe(0);
+    const apply = await cli(dir, 'apply', '--plan', 'moved.json', '--yes');
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stdout).toContain('0 to clear');
     expect(apply.stdout).toContain('applied  team/acme-platform  update');
