@@ -26,7 +26,7 @@ import { loadProjectConfig } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
 import type { Plan } from '../../src/plan/index.js';
 import { settingsIn } from '../../src/run/settings.js';
-import { git } from '../support/git.js';
+import { git, gitSteps } from '../support/git.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
 const RUNS = process.env.AUTOJOIN_LONG_TESTS === '1' ? 50 : 5;
@@ -283,8 +283,7 @@ async function apply(dir: string, op: Op): Promise<void> {
 }
 
 function commit(dir: string, subject: string): void {
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '--allow-empty', '-m', subject);
+  gitSteps(dir, ['add', '-A'], ['commit', '-q', '--allow-empty', '-m', subject]);
 }
 
 async function writeText(file: string, text: string): Promise<void> {
