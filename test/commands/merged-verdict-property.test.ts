@@ -20,7 +20,7 @@ import { serializePlan } from '../../src/plan/index.js';
 import { settingsIn, type RunSettings } from '../../src/run/settings.js';
 import { createClient, type ServiceClient } from '../../src/service/client.js';
 import type { Diagnostic } from '../../src/policy/types.js';
-import { commitAll, git } from '../support/git.js';
+import { commitAll, commitChanges } from '../support/git.js';
 import '../support/fast-check-seed.js';
 
 const KEY = 'sk-merged-verdict-7a21';
@@ -60,10 +60,10 @@ async function estateIn(dir: string, estate: Estate): Promise<{ emulator: Emulat
   const project = { drift: 'keep' as const, ...(estate.counting ? { rules: [{ name: 'one scope a domain', maxScopesPerDomain: 1 }] } : {}) };
   await writeFile(path.join(dir, 'autojoin-sync.yaml'), `drift: keep\n${estate.counting ? 'rules:\n  - name: one scope a domain\n    maxScopesPerDomain: 1\n' : ''}`);
   for (const index of estate.scopes.keys()) await writeFile(path.join(dir, `s${index}.autojoin.yaml`), file(index, [`s${index}.example`]));
-  commitAll(dir);
+  let head = commitAll(dir);
   const first = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY });
   // The context as a run resolves it: HEAD (the markers' commit, whose state drift reads back) with the rest.
-  const settings = (): RunSettings => ({ ...settingsIn(dir, { env: { AUTOJOIN_NOW: DAY }, project }), head: git(dir, 'rev-parse', 'HEAD') });
+  const settings = (): RunSettings => ({ ...settingsIn(dir, { env: { AUTOJOIN_NOW: DAY }, project }), head });
   let data;
   try {
     const client = createClient({ baseUrl: first.url, apiKey: KEY, retry: { maxRetries: 0 } });
@@ -87,10 +87,9 @@ async function estateIn(dir: string, estate: Estate): Promise<{ emulator: Emulat
   // A deployment whose answers for some scopes carry no metadata field.
   for (const [index, scope] of estate.scopes.entries()) if (scope.hidden) delete (data.scopes[`team/s${index}`]?.autojoin?.invitation as { metadata?: unknown } | undefined)?.metadata;
   const emulator = await startEmulator({ port: 0, data, apiKey: KEY });
-  const base = git(dir, 'rev-parse', 'HEAD');
+  const base = head;
   for (const [index, scope] of estate.scopes.entries()) if (scope.edited) await writeFile(path.join(dir, `s${index}.autojoin.yaml`), file(index, [`s${index}.example`, `new${index}.example`]));
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '--allow-empty', '-m', 'edits');
+  head = commitChanges(dir, 'edits');
   return { emulator, base, context: settings(), client: createClient({ baseUrl: emulator.url, apiKey: KEY, retry: { maxRetries: 0 } }), project };
 }
 

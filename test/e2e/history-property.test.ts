@@ -26,7 +26,7 @@ import { loadProjectConfig } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
 import type { Plan } from '../../src/plan/index.js';
 import { settingsIn } from '../../src/run/settings.js';
-import { git } from '../support/git.js';
+import { git, gitSteps } from '../support/git.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
 const RUNS = process.env.AUTOJOIN_LONG_TESTS === '1' ? 50 : 5;
@@ -131,8 +131,7 @@ const checked = { scenarios: 0, merges: 0, mergesWithClears: 0, strategies: new 
  * prune candidate.
  */
 async function liveBeforeMerge(dir: string): Promise<void> {
-  git(dir, 'checkout', '-q', '--detach', 'main-before');
-  const first = git(dir, 'rev-list', '--max-parents=0', 'HEAD');
+  const first = gitSteps(dir, ['checkout', '-q', '--detach', 'main-before'], ['rev-list', '--max-parents=0', 'HEAD']);
   await setEveryLive(() => first);
   const plan = await planAt(dir);
   const tip = git(dir, 'rev-parse', 'HEAD');
@@ -166,8 +165,7 @@ async function checkScenario(scenario: Scenario): Promise<void> {
     if (reviewed === null) return; // the merged files do not validate: no plan, so nothing to apply either
     checked.scenarios += 1;
     for (const strategy of STRATEGIES) {
-      git(dir, 'checkout', '-q', '-f', 'main');
-      git(dir, 'reset', '-q', '--hard', 'main-before');
+      gitSteps(dir, ['checkout', '-q', '-f', 'main'], ['reset', '-q', '--hard', 'main-before']);
       if (!mergeBy(dir, strategy)) continue;
       const applied = await clearsAt(dir);
       expect({ strategy, applied: applied?.filter((key) => !reviewed.includes(key)) }).toEqual({ strategy, applied: [] });
@@ -188,8 +186,7 @@ async function build(dir: string, scenario: Scenario): Promise<boolean> {
   await writeFile(path.join(dir, 'policies/keep.autojoin.yaml'), 'scope: keep\nscopeType: team\ncomponentId: c\ndomains: [keep.example]\n');
   commit(dir, 'start');
   for (const op of scenario.base) await apply(dir, op);
-  git(dir, 'checkout', '-q', '-b', 'pr');
-  git(dir, 'branch', 'side');
+  gitSteps(dir, ['checkout', '-q', '-b', 'pr'], ['branch', 'side']);
   for (const op of scenario.pr) await apply(dir, op);
   if (scenario.side.length > 0) {
     git(dir, 'checkout', '-q', 'side');
@@ -283,8 +280,7 @@ async function apply(dir: string, op: Op): Promise<void> {
 }
 
 function commit(dir: string, subject: string): void {
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '--allow-empty', '-m', subject);
+  gitSteps(dir, ['add', '-A'], ['commit', '-q', '--allow-empty', '-m', subject]);
 }
 
 async function writeText(file: string, text: string): Promise<void> {

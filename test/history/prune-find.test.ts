@@ -12,7 +12,7 @@ import { findPruned, undeclaredInHistory, type PruneContext } from '../../src/hi
 import { GitRevisionError } from '../../src/git/command.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
 import type { ScopeKey } from '../../src/scope.js';
-import { git } from '../support/git.js';
+import { commitChanges, git } from '../support/git.js';
 import { defined } from '../support/defined.js';
 
 const dirs: string[] = [];
@@ -45,9 +45,7 @@ function repoOf(...steps: Record<string, string | null>[]): { dir: string; commi
   git(dir, 'init', '-q', '-b', 'main');
   const commits = steps.map((files, index) => {
     write(dir, files);
-    git(dir, 'add', '-A', '.');
-    git(dir, 'commit', '-q', '--allow-empty', '-m', `step ${index}`);
-    return git(dir, 'rev-parse', 'HEAD');
+    return commitChanges(dir, `step ${index}`);
   });
   return { dir, commits };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { emptyData, startEmulator, type Emulator, type EmulatorData } from '../../src/emulator/index.js';
 import type { PostMetadataMode } from '../../src/emulator/types.js';
-import { commitAll, git } from '../support/git.js';
+import { commitAll, commitChanges } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
@@ -49,11 +49,7 @@ export async function repo(files: Record<string, string>, how: { spawned?: boole
     run: (day, ...args) => (how.spawned ? runCli : runInProcess)(args, { cwd: dir, env: { ...env, AUTOJOIN_NOW: day } }),
     write: (file, text) => writeFile(path.join(dir, file), text),
     read: (file) => readFile(path.join(dir, file), 'utf8'),
-    commit: (message = 'edit') => {
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '--allow-empty', '-m', message);
-      return git(dir, 'rev-parse', 'HEAD');
-    },
+    commit: (message = 'edit') => commitChanges(dir, message),
     async admin(scope, domains, metadata) {
       const body: Record<string, unknown> = { scope, scopeType: 'team', componentId: 'c1', domains };
       if (metadata) body.metadata = metadata;
