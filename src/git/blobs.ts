@@ -3,7 +3,7 @@
  * then only the blobs under the cap, parsed as they stream, so memory stays bounded whatever the
  * repository holds.
  */
-import { startGit, type GitOptions } from './command.js';
+import { startGit, type GitOptions, type GitProcess } from './command.js';
 
 /** What {@link readBlobs} hands over for each object asked for. */
 export type BlobRead =
@@ -25,10 +25,46 @@ export interface BlobStream {
  * --batch-check` gives each object's type and size, and only blobs of at most `maxBytes` go on to
  * `cat-file --batch`, whose output is parsed as it arrives. Larger blobs are never read; memory
  * holds one blob at a time. Answers come in the order asked among the blobs read; a blob that is
- * not read (too large, missing) is answered as soon as its size is known.
+ * not read (too large, missing) is answered as soon as its size is known. The processes start with
+ * the first read: a stream never read from (a history that replaced no version) starts none.
  */
 export function streamBlobs(options: GitOptions & { maxBytes: number }): BlobStream {
-  const checking: { name: string; onRead: (read: BlobRead) => void }[] = [];
+  const checking: Asked[] = [];
+  let git: BlobProcesses | undefined;
+  // Names asked for in one turn of the event loop go to git in one write.
+  let asked: string[] = [];
+  const send = (): void => {
+    if (asked.length > 0) void (git ??= startBlobProcesses(options, checking)).check.write(`${asked.join('\n')}\n`);
+    asked = [];
+  };
+  return {
+    read(name, onRead) {
+      checking.push({ name, onRead });
+      if (asked.push(name) === 1) setImmediate(send);
+    },
+    async close() {
+      send();
+      if (!git) return;
+      const { check, contents } = git;
+      check.end();
+      await check.done.finally(() => contents.end());
+      await contents.done;
+    },
+  };
+}
+
+interface Asked {
+  name: string;
+  onRead: (read: BlobRead) => void;
+}
+
+interface BlobProcesses {
+  check: GitProcess;
+  contents: GitProcess;
+}
+
+/** Starts the two `cat-file` processes of {@link streamBlobs}; `checking` holds the names written to `check`, unanswered. */
+function startBlobProcesses(options: GitOptions & { maxBytes: number }, checking: Asked[]): BlobProcesses {
   const reading: ((read: BlobRead) => void)[] = [];
   const contents = startGit(['cat-file', '--batch', '--buffer'], {
     ...options,
@@ -57,24 +93,7 @@ export function streamBlobs(options: GitOptions & { maxBytes: number }): BlobStr
   });
   // A failure before `close` is told by `close` (not as an unhandled rejection meanwhile).
   for (const git of [check, contents]) git.done.catch(() => undefined);
-  // Names asked for in one turn of the event loop go to git in one write.
-  let asked: string[] = [];
-  const send = (): void => {
-    if (asked.length > 0) void check.write(`${asked.join('\n')}\n`);
-    asked = [];
-  };
-  return {
-    read(name, onRead) {
-      checking.push({ name, onRead });
-      if (asked.push(name) === 1) setImmediate(send);
-    },
-    async close() {
-      send();
-      check.end();
-      await check.done.finally(() => contents.end());
-      await contents.done;
-    },
-  };
+  return { check, contents };
 }
 
 /**

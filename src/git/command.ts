@@ -114,20 +114,6 @@ export async function runGit(args: readonly string[], options: GitOptions & { in
   return Buffer.concat(chunks, size);
 }
 
-/**
- * The commit a write records in its ownership marker (`autojoin-sync.commit`).
- * @param dir a directory inside the policy paths' repository
- * @returns the full id of the commit HEAD points to, or undefined outside git (or before the first commit)
- */
-export async function headCommit(dir: string): Promise<string | undefined> {
-  try {
-    const id = (await runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: dir, context: 'ownership marker' })).toString('utf8').trim();
-    return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** git could not read what a run needs (history for pruning, `--prune-from`, `--changed-since`), or the history is cut short (a shallow clone). */
 export class GitRevisionError extends Error {
   constructor(message: string) {

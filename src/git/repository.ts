@@ -20,14 +20,41 @@ export interface Repository {
 
 /**
  * @param paths the run's policy paths, relative to `cwd`
+ * @param known the repository facts the run read before (src/run/settings.ts), used when read in the same directory
  * @returns the repository around the paths, or null when they are not in one (nothing to prune)
  */
-export async function openRepository(paths: readonly string[], cwd: string, context: string): Promise<Repository | null> {
+export async function openRepository(paths: readonly string[], cwd: string, context: string, known?: Repository): Promise<Repository | null> {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path.resolve(cwd, given))));
   if ((await repositoryRoot(dir)) === null) return null;
+  // The run read these facts in this directory already (its head): one `rev-parse` fewer.
+  if (known?.dir === dir) return { ...known, cwd };
+  return readRepository(dir, cwd, context);
+}
+
+/**
+ * The repository facts of `dir` in one `git rev-parse`, whatever `.git` lookup finds.
+ * @param cwd the directory paths are given and shown relative to
+ * @throws GitRevisionError when git fails (not in a repository, say)
+ */
+export async function readRepository(dir: string, cwd: string, context: string): Promise<Repository> {
   const answer = await runGit(['rev-parse', '--is-shallow-repository', '--show-prefix', '--revs-only', 'HEAD'], { cwd: dir, context });
   const [shallow, prefix = '', head = ''] = answer.toString('utf8').split('\n');
   return { dir, prefix, shallow: shallow === 'true', head: head === '' ? null : head, cwd };
+}
+
+/**
+ * The repository around the run's base, read once: for the commit its ownership markers record
+ * (`autojoin-sync.commit`, {@link headCommit}), and by pruning when its paths' directory is `dir`.
+ * @returns undefined when git cannot read it (outside git)
+ */
+export async function baseRepository(dir: string): Promise<Repository | undefined> {
+  return readRepository(dir, dir, 'ownership marker').catch(() => undefined);
+}
+
+/** @returns the full id of the commit HEAD points to, or undefined outside git (or before the first commit) */
+export function headCommit(repository: Repository | undefined): string | undefined {
+  const id = repository?.head ?? '';
+  return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
 }
 
 /** @returns a path from the repository root as a path relative to the run's cwd (how files are shown). */

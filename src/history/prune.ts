@@ -49,6 +49,8 @@ export interface PruneContext {
   secrets?: readonly NamedSecret[];
   /** Directories under the paths that hold another project's files (relative to `cwd`): their history is not this run's, their files declare elsewhere. */
   excluded?: readonly string[];
+  /** The run's repository as read already (src/run/settings.ts), reused when the paths lie in its directory. */
+  repository?: Repository;
 }
 
 /** @returns what the project file says of pruning (`prune: true|false`, `prune.history`); undefined when it says nothing (then it is on). */
@@ -89,7 +91,7 @@ export async function undeclaredInHistory(context: PruneContext, declared: Reado
 
 /** The scopes of every policy file version history replaced, not declared now. */
 async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
-  const repository = await openRepository(context.paths, context.cwd, 'pruning');
+  const repository = await openRepository(context.paths, context.cwd, 'pruning', context.repository);
   const paths = repository && historyPaths(repository, context.paths, context.excluded);
   // Stryker disable next-line LogicalOperator: paths is null whenever repository is (the line above)
   if (!repository || !paths) return NOTHING_PRUNED;
@@ -109,7 +111,7 @@ async function prunedSince(rev: string, context: PruneContext, declared: Readonl
   const what = wordHint(hint('pruneFrom', rev));
   checkRevision(rev, wordHint(hint('pruneFrom')));
   if (isNullRevision(rev)) return NOTHING_PRUNED;
-  const repository = await openRepository(context.paths, context.cwd, what);
+  const repository = await openRepository(context.paths, context.cwd, what, context.repository);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
   const paths = historyPaths(repository, context.paths, context.excluded);
   // Stryker disable next-line ConditionalExpression: defensive: the repository is found from the paths' common directory, so some path lies in it

@@ -211,9 +211,9 @@ async function* checkedScopes(held: Policy[], load: LoadResult, options: MakePla
 
 /** Step 3: the prune candidates in the plan, once every declared key is known. @returns the prune's diagnostics still to report */
 async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, declared: ReadonlySet<ScopeKey>, stop: LoadStop): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
-  const { paths, base: cwd, project, prunePlace } = options.settings;
+  const { paths, base: cwd, project, prunePlace, baseRepository } = options.settings;
   // A project whose folder holds another's: its folder's history, without the other's (src/run/project-settings.ts).
-  const context = { paths: prunePlace?.paths ?? paths, cwd, project, secrets: options.secrets, ...(prunePlace ? { excluded: prunePlace.excluded } : {}) };
+  const context = { paths: prunePlace?.paths ?? paths, cwd, project, secrets: options.secrets, ...(prunePlace ? { excluded: prunePlace.excluded } : {}), ...(baseRepository ? { repository: baseRepository } : {}) };
   const found = await findPruned(request.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request.inPlan({ key: entry.key } as Policy));
   if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);

@@ -7,7 +7,7 @@ import type { RunSettings } from '../run/settings.js';
 
 /** What planning needs of the run's settings (src/run/settings.ts): paths relative to `base`, which is where the run works. */
 export type PlanSettings = Pick<RunSettings, 'base' | 'paths' | 'roots' | 'project' | 'owner' | 'read' | 'prune' | 'now'> &
-  Partial<Pick<RunSettings, 'limits' | 'projectRecord' | 'today' | 'head' | 'runOwners' | 'prunePlace'>>;
+  Partial<Pick<RunSettings, 'limits' | 'projectRecord' | 'today' | 'head' | 'baseRepository' | 'runOwners' | 'prunePlace'>>;
 
 export interface MakePlanOptions {
   settings: PlanSettings;

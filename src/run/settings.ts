@@ -26,7 +26,7 @@ import type { PlanContext, PlanProject, ProjectFileRecord } from '../plan/types.
 import { planMoment } from '../policy/clock.js';
 import { ciVariable } from './ci.js';
 import { firstSet, nonEmpty, notifyEnvOf, readFromEnv, timeoutFromEnv, todayOf } from './env-settings.js';
-import { headCommit } from '../git/command.js';
+import { baseRepository, headCommit, type Repository } from '../git/repository.js';
 import { useProjectFile } from '../hint.js';
 
 export { projectScopes, type RunProject } from './projects.js';
@@ -107,6 +107,8 @@ export interface RunSettings extends RunPlace {
   notifyEnv: Readonly<Record<string, string>>;
   /** The commit HEAD points to in `base`'s repository; undefined outside git. */
   head?: string;
+  /** `base`'s repository as read for `head`, so pruning from `base` reads it once; undefined outside git. */
+  baseRepository?: Repository;
   /** A run of several projects (plan, apply): each project's context, as the run would be with it alone (src/run/project-settings.ts); absent for a run of one. */
   perProject?: RunSettings[];
   /** A project's context in a run of several: the owners of the run's projects, from whose markers a scope moves without a take-over (src/plan/run-owners.ts). */
@@ -154,8 +156,9 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
   const settings = { ...oneTarget(settingsFrom(place, project, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
-  const head = await headCommit(place.base);
-  const run: RunSettings = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head) };
+  const repository = await baseRepository(place.base);
+  const head = headCommit(repository);
+  const run: RunSettings = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head), ...defined('baseRepository', repository) };
   const perProject = await projectContexts({
     run,
     cwd: sources.cwd,

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headCommit } from '../../src/git/command.js';
+import { baseRepository, headCommit } from '../../src/git/repository.js';
 import { commitAll, git } from '../support/git.js';
 import { tempDirOfTest } from '../support/temp.js';
 
@@ -12,14 +12,14 @@ describe('headCommit', () => {
     mkdirSync(join(dir, 'policies'));
     writeFileSync(join(dir, 'policies', 'a.autojoin.yaml'), 'scope: a\n');
     const head = commitAll(dir);
-    expect(await headCommit(dir)).toBe(head);
-    expect(await headCommit(join(dir, 'policies'))).toBe(head);
+    expect(headCommit(await baseRepository(dir))).toBe(head);
+    expect(headCommit(await baseRepository(join(dir, 'policies')))).toBe(head);
   });
 
   it('is undefined outside git and before the first commit', async () => {
     const outside = tempDirOfTest('head-none-');
-    expect(await headCommit(outside)).toBeUndefined();
+    expect(headCommit(await baseRepository(outside))).toBeUndefined();
     git(outside, 'init', '-q');
-    expect(await headCommit(outside)).toBeUndefined();
+    expect(headCommit(await baseRepository(outside))).toBeUndefined();
   });
 });
