@@ -26,7 +26,7 @@ export const FLOORS = {
   'src/history/behind.ts': 95,
   'src/plan/three-way.ts': 95,
   'src/plan/diff.ts': 95,
-  'src/plan/only-expired.ts': 45,
+  'src/plan/only-expired.ts': 95,
   'src/reconcile/saved-plan.ts': 86,
 };
 /** Unmeasured modules: the run put every module it did not name as lowest at 63 % or more (docs/testing.md). */
