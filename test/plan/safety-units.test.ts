@@ -4,7 +4,8 @@
  * Written for its mutation score (docs/testing.md).
  */
 import { describe, expect, it } from 'vitest';
-import { checkSafety, PrunePercentError } from '../../src/plan/safety.js';
+import { checkSafety, PrunePercentError, TooManyRemovalsError, UnsafePlanError } from '../../src/plan/safety.js';
+import { hint } from '../../src/hint.js';
 import { buildPlan } from '../support/plan.js';
 import { live, liveMap, marked, NOW, policy, TARGET } from './fixtures.js';
 
@@ -40,5 +41,32 @@ describe('safety.maxRemovalPercent for deleted policy files', () => {
     }
     expect(error).toBeInstanceOf(PrunePercentError);
     expect((error as PrunePercentError).scopes).toEqual(['team/c', 'team/d', 'team/e']);
+    expect((error as PrunePercentError).name).toBe('PrunePercentError');
+    expect((error as PrunePercentError).hints).toEqual([hint('maxRemovalPercent', 60)]);
+  });
+
+  it('without the setting nothing is refused for deleted files', () => {
+    const plan = buildPlan({ desired: [], live: active, pruned: keys.map((key) => policy(key, ['k.com'])), target: TARGET, now: NOW });
+    expect(() => checkSafety(plan, {})).not.toThrow();
+  });
+
+  it('four scopes with active autojoin are enough to be held to it', () => {
+    const four = liveMap(...keys.slice(0, 4).map((key) => marked(live(key, ['k.com']))));
+    const plan = buildPlan({ desired: [policy('team/a', ['k.com'])], live: four, pruned: keys.slice(1, 4).map((key) => policy(key, ['k.com'])), target: TARGET, now: NOW });
+    expect(() => checkSafety(plan, { maxRemovalPercent: 50 })).toThrow(PrunePercentError);
+  });
+});
+
+describe('UnsafePlanError', () => {
+  it('by name, with no override unless given, and itself as its only violation', () => {
+    const error = new UnsafePlanError('refused', ['team/a']);
+    expect(error.name).toBe('UnsafePlanError');
+    expect(error.hints).toEqual([]);
+    expect(error.violations).toEqual([error]);
+    expect(error.scopes).toEqual(['team/a']);
+  });
+
+  it('each limit names the one override that lets the plan through', () => {
+    expect(new TooManyRemovalsError(7, 3, ['team/a']).hints).toEqual([hint('maxRemovals', 7)]);
   });
 });
