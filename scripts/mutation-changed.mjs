@@ -30,7 +30,7 @@ export const FLOORS = {
   'src/reconcile/saved-plan.ts': 95,
   'src/plan/shard.ts': 95,
   'src/plan/redacted.ts': 95,
-  'src/plan/safety.ts': 89,
+  'src/plan/safety.ts': 95,
   'src/plan/merge.ts': 79,
 };
 /** Unmeasured modules: the run put every module it did not name as lowest at 63 % or more (docs/testing.md). */
