@@ -21,6 +21,7 @@ export function markRedacted(plan: Plan, holdsSecret: (text: string) => boolean)
   const keys = new Set<string>();
   for (const change of plan.changes) if (holdsSecret(JSON.stringify(change))) keys.add(change.key);
   for (const scope of plan.scopes) if (holdsSecret(JSON.stringify(scope))) keys.add(scope.key);
+  // Stryker disable next-line ArrayDeclaration: the entries left out were each looked at above; any placeholder in their place holds no secret
   if (keys.size === 0 && !holdsSecret(JSON.stringify({ ...rest, changes: [], scopes: [] }))) return rest;
   return { ...rest, redacted: [...keys].sort() };
 }

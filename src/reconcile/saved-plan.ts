@@ -41,6 +41,7 @@ export async function readSavedPlan(file: string, sha256?: string): Promise<Plan
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: 'saved plan' });
   if (sha256 !== undefined) checkPin(file, bytes, sha256);
   const document = parsePlanSchema(utf8(file, bytes), file);
+  // Stryker disable next-line OptionalChaining: the schema (step 2) requires `context`
   refuseRecordedPath(document.context?.projectFile?.path, file);
   const problem = consistencyProblem(document, file);
   if (problem) throw new PlanFileError(problem);
@@ -100,6 +101,7 @@ export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, c
   const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { mode: context.read });
   const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
     const now = live.get(key);
+    // Stryker disable next-line ConditionalExpression: readLiveState returns a state for every scope asked, or throws
     return now === undefined || fingerprint(now) !== saved;
   });
   if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
@@ -154,6 +156,7 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${shownLive(change.autojoin.invitationId)}, live is ${shownLive(invitation ?? 'none')}`;
   const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
   // A componentId the service does not show was taken from the state last applied: nothing live to hold it to.
+  // Stryker disable next-line OptionalChaining: as above, `now` is always read
   const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== 'componentId' || now?.componentId !== undefined);
   const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
   return field ? `fieldChanges shows ${field.field} before as ${shownLive(canonicalJson(field.before))}, live is ${shownLive(canonicalJson(liveValue(field.field)))}` : null;

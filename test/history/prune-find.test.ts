@@ -173,6 +173,13 @@ describe('a policy file outside the paths keeps a candidate', () => {
     expect(found.outside).toEqual([]);
   });
 
+  it('a file under any of several paths is never read as outside', async () => {
+    const { dir } = history({ 'more/broken.autojoin.yaml': `scope: b\ndomains: [unclosed\n` });
+    const found = await findPruned({ history: true }, context(dir, {}, ['policies', 'more']), keys('team/a'));
+    expect(found.pruned.map((entry) => entry.key).sort()).toEqual(['team/b', 'team/c']);
+    expect(found.outside).toEqual([]);
+  });
+
   it('one document naming no type makes the whole file read leniently; one naming no scope does not', async () => {
     const { dir } = history({
       'other/mixed.autojoin.yaml': `${policy('z')}---\nscope: c\ncomponentId: c1\n`,
