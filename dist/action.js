@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path16 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path17 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path16 && path16[0] !== "/") {
-          path16 = `/${path16}`;
+        if (path17 && path17[0] !== "/") {
+          path17 = `/${path17}`;
         }
-        return new URL(`${origin}${path16}`);
+        return new URL(`${origin}${path17}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin }
+          request: { method, path: path17, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path16);
+        debuglog("sending request to %s %s/%s", method, origin, path17);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin },
+          request: { method, path: path17, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path16,
+          path17,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin }
+          request: { method, path: path17, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path16);
+        debuglog("trailers received from %s %s/%s", method, origin, path17);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin },
+          request: { method, path: path17, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path16,
+          path17,
           error4.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path16, origin }
+            request: { method, path: path17, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path16);
+          debuglog("sending request to %s %s/%s", method, origin, path17);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path16,
+        path: path17,
         method,
         body,
         headers: headers2,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path16 !== "string") {
+        if (typeof path17 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path16[0] !== "/" && !(path16.startsWith("http://") || path16.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path17[0] !== "/" && !(path17.startsWith("http://") || path17.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path16)) {
+        } else if (invalidPathRegex.test(path17)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path16, query2) : path16;
+        this.path = query2 ? buildURL(path17, query2) : path17;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -5119,7 +5119,7 @@ var require_formdata = __commonJS({
           this[kState].push(entry);
         }
       }
-      [nodeUtil.inspect.custom](depth, options) {
+      [nodeUtil.inspect.custom](depth2, options) {
         const state = this[kState].reduce((a, b) => {
           if (a[b.name]) {
             if (Array.isArray(a[b.name])) {
@@ -5132,7 +5132,7 @@ var require_formdata = __commonJS({
           }
           return a;
         }, { __proto__: null });
-        options.depth ??= depth;
+        options.depth ??= depth2;
         options.colors ??= true;
         const output = nodeUtil.formatWithOptions(options, state);
         return `FormData ${output.slice(output.indexOf("]") + 2)}`;
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path16, host, upgrade, blocking, reset } = request2;
+      const { method, path: path17, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path16} HTTP/1.1\r
+      let header = `${method} ${path17} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path16, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path17, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path16;
+      headers2[HTTP2_HEADER_PATH] = path17;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path16 = search ? `${pathname}${search}` : pathname;
+        const path17 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path16;
+        this.opts.path = path17;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path16 = "/",
+          path: path17 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path16;
+        opts.path = origin + path17;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path16) {
-      if (typeof path16 !== "string") {
-        return path16;
+    function safeUrl(path17) {
+      if (typeof path17 !== "string") {
+        return path17;
       }
-      const pathSegments = path16.split("?");
+      const pathSegments = path17.split("?");
       if (pathSegments.length !== 2) {
-        return path16;
+        return path17;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path16, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path16);
+    function matchKey(mockDispatch2, { path: path17, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path17);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path16 }) => matchValue(safeUrl(path16), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path17 }) => matchValue(safeUrl(path17), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path16, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path17, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path16,
+        path: path17,
         method,
         body,
         headers: headers2,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path16, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path17, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path16,
+            Path: path17,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -12302,8 +12302,8 @@ var require_headers = __commonJS({
         }
         return this.#headersList[kHeadersSortedMap] = headers2;
       }
-      [util.inspect.custom](depth, options) {
-        options.depth ??= depth;
+      [util.inspect.custom](depth2, options) {
+        options.depth ??= depth2;
         return `Headers ${util.formatWithOptions(options, this.#headersList.entries)}`;
       }
       static getHeadersGuard(o) {
@@ -12529,7 +12529,7 @@ var require_response = __commonJS({
         }
         return fromInnerResponse(clonedResponse, getHeadersGuard(this[kHeaders]));
       }
-      [nodeUtil.inspect.custom](depth, options) {
+      [nodeUtil.inspect.custom](depth2, options) {
         if (options.depth === null) {
           options.depth = 2;
         }
@@ -13298,7 +13298,7 @@ var require_request2 = __commonJS({
         }
         return fromInnerRequest(clonedRequest, ac.signal, getHeadersGuard(this[kHeaders]));
       }
-      [nodeUtil.inspect.custom](depth, options) {
+      [nodeUtil.inspect.custom](depth2, options) {
         if (options.depth === null) {
           options.depth = 2;
         }
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path16) {
-      for (let i = 0; i < path16.length; ++i) {
-        const code = path16.charCodeAt(i);
+    function validateCookiePath(path17) {
+      for (let i = 0; i < path17.length; ++i) {
+        const code = path17.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path16 = opts.path;
+          let path17 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path16 = `/${path16}`;
+            path17 = `/${path17}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path16);
+          url = new URL(util.parseOrigin(url).origin + path17);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path16) {
-      const ctrl = callVisitor(key, node, visitor, path16);
+    function visit_(key, node, visitor, path17) {
+      const ctrl = callVisitor(key, node, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visit_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visit_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path16 = Object.freeze(path16.concat(node));
+          path17 = Object.freeze(path17.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path16);
+            const ci = visit_(i, node.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path16 = Object.freeze(path16.concat(node));
-          const ck = visit_("key", node.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node));
+          const ck = visit_("key", node.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path16);
+          const cv = visit_("value", node.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path16) {
-      const ctrl = await callVisitor(key, node, visitor, path16);
+    async function visitAsync_(key, node, visitor, path17) {
+      const ctrl = await callVisitor(key, node, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visitAsync_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visitAsync_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path16 = Object.freeze(path16.concat(node));
+          path17 = Object.freeze(path17.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path16);
+            const ci = await visitAsync_(i, node.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path16 = Object.freeze(path16.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path16);
+          const cv = await visitAsync_("value", node.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path16) {
+    function callVisitor(key, node, visitor, path17) {
       if (typeof visitor === "function")
-        return visitor(key, node, path16);
+        return visitor(key, node, path17);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path16);
+        return visitor.Map?.(key, node, path17);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path16);
+        return visitor.Seq?.(key, node, path17);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path16);
+        return visitor.Pair?.(key, node, path17);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path16);
+        return visitor.Scalar?.(key, node, path17);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path16);
+        return visitor.Alias?.(key, node, path17);
       return void 0;
     }
-    function replaceNode(key, path16, node) {
-      const parent = path16[path16.length - 1];
+    function replaceNode(key, path17, node) {
+      const parent = path17[path17.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path16, value) {
+    function collectionFromPath(schema, path17, value) {
       let v = value;
-      for (let i = path16.length - 1; i >= 0; --i) {
-        const k = path16[i];
+      for (let i = path17.length - 1; i >= 0; --i) {
+        const k = path17[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path16, value) {
-        if (isEmptyPath(path16))
+      addIn(path17, value) {
+        if (isEmptyPath(path17))
           this.add(value);
         else {
-          const [key, ...rest] = path16;
+          const [key, ...rest] = path17;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        const [key, ...rest] = path16;
+      deleteIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        const [key, ...rest] = path16;
+      getIn(path17, keepScalar) {
+        const [key, ...rest] = path17;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path16) {
-        const [key, ...rest] = path16;
+      hasIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        const [key, ...rest] = path16;
+      setIn(path17, value) {
+        const [key, ...rest] = path17;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path16, value) {
+      addIn(path17, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path16, value);
+          this.contents.addIn(path17, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        if (Collection.isEmptyPath(path16)) {
+      deleteIn(path17) {
+        if (Collection.isEmptyPath(path17)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        if (Collection.isEmptyPath(path16))
+      getIn(path17, keepScalar) {
+        if (Collection.isEmptyPath(path17))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path16) {
-        if (Collection.isEmptyPath(path16))
+      hasIn(path17) {
+        if (Collection.isEmptyPath(path17))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        if (Collection.isEmptyPath(path16)) {
+      setIn(path17, value) {
+        if (Collection.isEmptyPath(path17)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path16, value);
+          this.contents.setIn(path17, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path16) => {
+    visit2.itemAtPath = (cst, path17) => {
       let item = cst;
-      for (const [field, index] of path16) {
+      for (const [field, index] of path17) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path16) => {
-      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
-      const field = path16[path16.length - 1][0];
+    visit2.parentCollection = (cst, path17) => {
+      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
+      const field = path17[path17.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path16, item, visitor) {
-      let ctrl = visitor(item, path16);
+    function _visit(path17, item, visitor) {
+      let ctrl = visitor(item, path17);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path16);
+            ctrl = ctrl(item, path17);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28605,14 +28605,14 @@ var require_util9 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path16 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path17 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path16 && path16[0] !== "/") {
-          path16 = `/${path16}`;
+        if (path17 && path17[0] !== "/") {
+          path17 = `/${path17}`;
         }
-        return new URL(`${origin}${path16}`);
+        return new URL(`${origin}${path17}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -29945,9 +29945,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path16, origin }
+            request: { method, path: path17, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path16);
+          debugLog("sending request to %s %s%s", method, origin, path17);
         }
       );
     }
@@ -29965,14 +29965,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path16, origin },
+            request: { method, path: path17, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path16,
+            path17,
             statusCode
           );
         }
@@ -29981,23 +29981,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path16, origin }
+            request: { method, path: path17, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path16);
+          debugLog("trailers received from %s %s%s", method, origin, path17);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path16, origin },
+            request: { method, path: path17, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path16,
+            path17,
             error4.message
           );
         }
@@ -30112,7 +30112,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path16,
+        path: path17,
         method,
         body,
         headers: headers2,
@@ -30129,11 +30129,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path16 !== "string") {
+        if (typeof path17 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path16[0] !== "/" && !(path16.startsWith("http://") || path16.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path17[0] !== "/" && !(path17.startsWith("http://") || path17.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path16)) {
+        } else if (invalidPathRegex.test(path17)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -30208,7 +30208,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path16, query2) : path16;
+        this.path = query2 ? serializePathWithQuery(path17, query2) : path17;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -33506,7 +33506,7 @@ var require_formdata2 = __commonJS({
           this.#state.push(entry);
         }
       }
-      [nodeUtil.inspect.custom](depth, options) {
+      [nodeUtil.inspect.custom](depth2, options) {
         const state = this.#state.reduce((a, b) => {
           if (a[b.name]) {
             if (Array.isArray(a[b.name])) {
@@ -33519,7 +33519,7 @@ var require_formdata2 = __commonJS({
           }
           return a;
         }, { __proto__: null });
-        options.depth ??= depth;
+        options.depth ??= depth2;
         options.colors ??= true;
         const output = nodeUtil.formatWithOptions(options, state);
         return `FormData ${output.slice(output.indexOf("]") + 2)}`;
@@ -35076,7 +35076,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path16, host, upgrade, blocking, reset } = request2;
+      const { method, path: path17, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -35152,7 +35152,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path16} HTTP/1.1\r
+      let header = `${method} ${path17} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -35829,7 +35829,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path16, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path17, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -35898,7 +35898,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path16;
+          headers2[HTTP2_HEADER_PATH] = path17;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -35950,7 +35950,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path16;
+      headers2[HTTP2_HEADER_PATH] = path17;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37792,10 +37792,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path16 = "/",
+          path: path17 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path16;
+        opts.path = origin + path17;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -40511,11 +40511,11 @@ function worded(strings, ...values) {
   return text;
 }
 var runProjectFile = runValue("autojoin-sync.yaml");
-function useProjectFile(path16) {
-  runProjectFile.set(path16 ?? "autojoin-sync.yaml");
+function useProjectFile(path17) {
+  runProjectFile.set(path17 ?? "autojoin-sync.yaml");
 }
-function projectFileBinding(path16) {
-  return bindRunValue(runProjectFile, path16 ?? "autojoin-sync.yaml");
+function projectFileBinding(path17) {
+  return bindRunValue(runProjectFile, path17 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
   return runProjectFile.get();
@@ -41324,11 +41324,11 @@ function isInside(dir, file) {
   const rel = relative(dir, file);
   return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
 }
-function recordedPathProblem(path16) {
-  if (path16 === "") return "it is empty";
-  if (path16.startsWith("/") || /^[a-z]:/iu.test(path16) || path16.includes("\\")) return "it is not a relative POSIX path";
-  if (path16.includes("\0")) return "it holds a NUL character";
-  if (path16.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "it has a `..`, `.` or empty segment";
+function recordedPathProblem(path17) {
+  if (path17 === "") return "it is empty";
+  if (path17.startsWith("/") || /^[a-z]:/iu.test(path17) || path17.includes("\\")) return "it is not a relative POSIX path";
+  if (path17.includes("\0")) return "it holds a NUL character";
+  if (path17.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "it has a `..`, `.` or empty segment";
   return null;
 }
 var NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
@@ -41532,10 +41532,19 @@ function bindingsOf(values) {
 import { createHash as createHash3 } from "node:crypto";
 import { dirname as dirname2, join as join2 } from "node:path";
 
-// src/policy/discover.ts
-import { closeSync as closeSync2, existsSync as existsSync2, openSync as openSync2, readdirSync, readFileSync, readSync as readSync2, statSync as statSync3 } from "node:fs";
-import { stat as stat2 } from "node:fs/promises";
-import path, { posix } from "node:path";
+// src/relative-path.ts
+import path from "node:path";
+function relativePosix(cwd, file) {
+  const below = relativeBelow(cwd, file);
+  if (below !== void 0) return below === "" ? "." : ownString(below);
+  const relative2 = path.relative(cwd, file);
+  return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
+}
+
+// src/run/place.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { stat as stat3 } from "node:fs/promises";
+import path3, { posix as posix2 } from "node:path";
 
 // src/policy/format.ts
 function diagnosticAt(pos, severity, code, message) {
@@ -41543,9 +41552,6 @@ function diagnosticAt(pos, severity, code, message) {
 }
 function filePos(file) {
   return { file, line: 1, column: 1 };
-}
-function formatDiagnostic(d) {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
 }
 function compareDiagnostics(a, b) {
   return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.message, b.message);
@@ -41555,166 +41561,13 @@ function countDiagnostics(diagnostics) {
   for (const d of diagnostics) if (d.severity === "error") errors += 1;
   return { errors, warnings: diagnostics.length - errors };
 }
-function summarizeDiagnostics(diagnostics, fileCount) {
-  const { errors, warnings } = countDiagnostics(diagnostics);
-  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
-}
-
-// src/policy/discover.ts
-var SKIPPED_DIRECTORIES = /* @__PURE__ */ new Set(["node_modules", ".git", ".autojoin-sync"]);
-var POLICY_FILE_NAME = /^(?:.+\.)?autojoin\.ya?ml$/;
-function isPolicyFileName(name) {
-  return POLICY_FILE_NAME.test(name);
-}
-function policyPathRule(given) {
-  const roots = given.map((entry) => {
-    const normal = posix.normalize(entry).replace(/\/+$/, "");
-    return normal === "." ? "" : normal;
-  });
-  return (file) => {
-    const normal = posix.normalize(file);
-    return roots.some((root) => normal === root || (root === "" ? isPolicyBelow(normal) : normal.startsWith(`${root}/`) && isPolicyBelow(normal.slice(root.length + 1))));
-  };
-}
-function isPolicyBelow(relative2) {
-  const parts = relative2.split("/");
-  return isPolicyFileName(parts[parts.length - 1] ?? "") && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === "..");
-}
-function relativePosix(cwd, file) {
-  const below = relativeBelow(cwd, file);
-  if (below !== void 0) return below === "" ? "." : ownString(below);
-  const relative2 = path.relative(cwd, file);
-  return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
-}
-async function discoverPolicyFiles(paths, cwd) {
-  const found = /* @__PURE__ */ new Set();
-  const diagnostics = [];
-  const repository = await repositoryRoot(cwd);
-  for (const given of paths) {
-    const absolute = path.resolve(cwd, given);
-    const info3 = await stat2(absolute).catch((error4) => error4 instanceof Error ? error4 : new Error(String(error4)));
-    if (info3 instanceof Error) {
-      diagnostics.push(pathNotFound(info3, absolute, cwd));
-      continue;
-    }
-    const outer = repository === null ? null : nestedRepository(repository, info3.isDirectory() ? absolute : path.dirname(absolute));
-    const walked = info3.isDirectory() ? walk(absolute, "", outer) : [{ file: absolute, nested: outer }];
-    for (const { file, nested, badName, misnamed } of walked) {
-      if (badName) diagnostics.push(controlInName(file, cwd));
-      else if (misnamed) diagnostics.push(notAPolicyName(file, cwd));
-      else if (nested === null) found.add(file);
-      else diagnostics.push(inSubmodule(file, nested, cwd));
-    }
-  }
-  return { files: sortByRelativePath([...found], cwd), diagnostics: [...new Map(diagnostics.map((d) => [`${d.file}:${d.code}`, d])).values()] };
-}
-function nestedRepository(root, directory) {
-  const repository = path.resolve(root);
-  if (!isInsideOrSame(repository, directory)) return null;
-  for (let dir = directory; dir !== repository && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync2(path.join(dir, ".git"))) return dir;
-  }
-  return isSubmoduleRoot(repository) ? repository : null;
-}
-function isSubmoduleRoot(repository) {
-  try {
-    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync(path.join(repository, ".git"), "utf8"));
-  } catch {
-    return false;
-  }
-}
-function isInsideOrSame(parent, child) {
-  const relative2 = path.relative(parent, child);
-  return !relative2.startsWith("..") && !path.isAbsolute(relative2);
-}
-function controlInName(file, cwd) {
-  return diagnosticAt(
-    filePos(relativePosix(cwd, file)),
-    // escaped where it is printed, as every diagnostic
-    "error",
-    "policy-file-name",
-    "the name of this policy file holds a line break or another control character: rename it (it is not read, and would not show as itself in any output)"
-  );
-}
-function inSubmodule(file, nested, cwd) {
-  const where2 = relativePosix(cwd, nested);
-  return diagnosticAt(
-    filePos(relativePosix(cwd, file)),
-    "error",
-    "policy-in-submodule",
-    `policy file inside the git submodule ${where2}: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ${where2} out of the paths`
-  );
-}
-function pathNotFound(error4, absolute, cwd) {
-  const reason = "code" in error4 && error4.code === "ENOENT" ? "no such file or directory" : error4.message;
-  return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
-}
-var CONTROL_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}]/u;
-var POLICY_SUFFIX = /autojoin\.ya?ml$/u;
-function walk(directory, relative2, nested, files = []) {
-  const entries = readdirSync(directory, { withFileTypes: true });
-  const inside = nested ?? (relative2 !== "" && entries.some((entry) => entry.name === ".git") ? directory : null);
-  for (const entry of entries) {
-    const full = path.join(directory, entry.name);
-    const below = relative2 === "" ? entry.name : `${relative2}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
-    } else if (CONTROL_IN_NAME.test(entry.name) && POLICY_SUFFIX.test(entry.name)) {
-      files.push({ file: full, nested: inside, badName: true });
-    } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
-      files.push({ file: full, nested: inside });
-    } else if (entry.isFile() && YAML_NAME.test(entry.name) && entry.name !== PROJECT_FILE_NAME && readsAsPolicy(full)) {
-      files.push({ file: full, nested: inside, misnamed: true });
-    }
-  }
-  return files;
-}
-var YAML_NAME = /\.ya?ml$/u;
-var PROJECT_FILE_NAME = "autojoin-sync.yaml";
-function readsAsPolicy(file) {
-  let fd;
-  try {
-    fd = openSync2(file, "r");
-    const buffer = Buffer.alloc(4096);
-    const head = buffer.subarray(0, readSync2(fd, buffer, 0, buffer.length, 0)).toString("utf8");
-    return /^scope:/mu.test(head) && /^domains:/mu.test(head);
-  } catch {
-    return false;
-  } finally {
-    if (fd !== void 0) closeSync2(fd);
-  }
-}
-function notAPolicyName(file, cwd) {
-  const name = path.basename(file).replace(YAML_NAME, "");
-  return diagnosticAt(
-    filePos(relativePosix(cwd, file)),
-    "warning",
-    "not-a-policy-file-name",
-    `not read: it looks like a policy, but only autojoin.yaml, *.autojoin.yaml or .yml are policy files; rename it to ${name}.autojoin.yaml to have it read`
-  );
-}
-function isDirectoryLink(full) {
-  try {
-    return statSync3(full).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function sortByRelativePath(files, cwd) {
-  return files.map((file) => relativePosix(cwd, file)).sort(compareStrings);
-}
-
-// src/run/place.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { stat as stat3 } from "node:fs/promises";
-import path2, { posix as posix2 } from "node:path";
 
 // src/policy/parse.ts
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path16) {
-  return path16.join("\0");
+function pathKey(path17) {
+  return path17.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -43748,13 +43601,13 @@ var autojoin_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path16, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path16));
+function locate(parsed, path17, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path17));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path16.entries()) {
-    const last = index === path16.length - 1;
+  for (const [index, segment] of path17.entries()) {
+    const last = index === path17.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -43817,22 +43670,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path16 = pointerToPath(error4.instancePath);
+  const path17 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path16)}: expected ${expectedOf(path16, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path16)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path16)}: ${invalidValue(path16, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path17)}: expected ${expectedOf(path17, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path17)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path17)}: ${invalidValue(path17, error4)}`;
 }
 function describe(error4, parsed) {
-  const path16 = pointerToPath(error4.instancePath);
+  const path17 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path16, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path17, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path16, String(error4.params.missingProperty));
+      return missingKey(parsed, path17, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path16, error4);
+      return wrongType(parsed, path17, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -43840,47 +43693,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path16, String(error4.params.propertyName));
+      return reservedKey(parsed, path17, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path16), "error", "invalid-value", `${labelOf(path16)}: ${invalidValue(path16, error4)}`);
+      return diagnosticAt(locate(parsed, path17), "error", "invalid-value", `${labelOf(path17)}: ${invalidValue(path17, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path16) {
-  return path16.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path17) {
+  return path17.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path16, key, parentSchema) {
+function unknownKey(parsed, path17, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path16.length ? ` in ${labelOf(path16)}` : "";
+  const where2 = path17.length ? ` in ${labelOf(path17)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path16, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path17, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path16, key) {
-  const message = `${labelOf(path16)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path16, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path17, key) {
+  const message = `${labelOf(path17)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path17, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path16, key) {
-  const pos = path16.length ? locate(parsed, path16, "key") : parsed.start;
-  const where2 = path16.length ? ` in ${labelOf(path16)}` : "";
-  const hint2 = path16.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path17, key) {
+  const pos = path17.length ? locate(parsed, path17, "key") : parsed.start;
+  const where2 = path17.length ? ` in ${labelOf(path17)}` : "";
+  const hint2 = path17.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path16, error4) {
-  const expected = expectedOf(path16, String(error4.params.type));
-  const label = labelOf(path16);
+function wrongType(parsed, path17, error4) {
+  const expected = expectedOf(path17, String(error4.params.type));
+  const label = labelOf(path17);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path16.at(-1);
+    const last = path17.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path16), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path17), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -43890,10 +43743,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path16, type) {
-  const last = path16.at(-1);
+function expectedOf(path17, type) {
+  const last = path17.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path16.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path17.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -43908,7 +43761,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path16, error4) {
+function invalidValue(path17, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -43920,7 +43773,7 @@ function invalidValue(path16, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path16, error4.data);
+      return patternProblem(path17, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -43928,15 +43781,15 @@ function invalidValue(path16, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path16, value) {
+function patternProblem(path17, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path16.at(-1) === "urlEnv" || path16.at(-1) === "secretEnv") return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
-  if (path16.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path16.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path17.at(-1) === "urlEnv" || path17.at(-1) === "secretEnv") return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
+  if (path17.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path17.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -44303,8 +44156,8 @@ function notifyDiagnostics(parsed) {
   notify2.forEach((entry, index) => {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return;
     const item = entry;
-    const add = (path16, code, message, part = "value") => {
-      const at = locate(parsed, ["notify", index, ...path16], part);
+    const add = (path17, code, message, part = "value") => {
+      const at = locate(parsed, ["notify", index, ...path17], part);
       covered.add(placeKey(at));
       diagnostics.push(diagnosticAt(at, "error", code, message));
     };
@@ -44339,17 +44192,17 @@ function placeKey(at) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path16 of paths) {
-    const value = valueAt(parsed.data, path16);
+  for (const path17 of paths) {
+    const value = valueAt(parsed.data, path17);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path16.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path16), "error", "homograph", problem));
+    const problem = scopeTextProblem(path17.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path17), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path16) {
+function valueAt(data, path17) {
   let value = data;
-  for (const segment of path16) {
+  for (const segment of path17) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -44396,6 +44249,147 @@ function parseProjectSource(source, absoluteFile) {
   return { config: { file: absoluteFile, ...first.data, ...placed ? { rules: placed.rules } : {} }, diagnostics };
 }
 
+// src/policy/discover.ts
+import { closeSync as closeSync2, existsSync as existsSync2, openSync as openSync2, readdirSync, readFileSync, readSync as readSync2, statSync as statSync3 } from "node:fs";
+import { stat as stat2 } from "node:fs/promises";
+import path2, { posix } from "node:path";
+var SKIPPED_DIRECTORIES = /* @__PURE__ */ new Set(["node_modules", ".git", ".autojoin-sync"]);
+var POLICY_FILE_NAME = /^(?:.+\.)?autojoin\.ya?ml$/;
+function isPolicyFileName(name) {
+  return POLICY_FILE_NAME.test(name);
+}
+function policyPathRule(given) {
+  const roots = given.map((entry) => {
+    const normal = posix.normalize(entry).replace(/\/+$/, "");
+    return normal === "." ? "" : normal;
+  });
+  return (file) => {
+    const normal = posix.normalize(file);
+    return roots.some((root) => normal === root || (root === "" ? isPolicyBelow(normal) : normal.startsWith(`${root}/`) && isPolicyBelow(normal.slice(root.length + 1))));
+  };
+}
+function isPolicyBelow(relative2) {
+  const parts = relative2.split("/");
+  return isPolicyFileName(parts[parts.length - 1] ?? "") && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === "..");
+}
+async function discoverPolicyFiles(paths, cwd) {
+  const found = /* @__PURE__ */ new Set();
+  const diagnostics = [];
+  const repository = await repositoryRoot(cwd);
+  for (const given of paths) {
+    const absolute = path2.resolve(cwd, given);
+    const info3 = await stat2(absolute).catch((error4) => error4 instanceof Error ? error4 : new Error(String(error4)));
+    if (info3 instanceof Error) {
+      diagnostics.push(pathNotFound(info3, absolute, cwd));
+      continue;
+    }
+    const outer = repository === null ? null : nestedRepository(repository, info3.isDirectory() ? absolute : path2.dirname(absolute));
+    const walked = info3.isDirectory() ? walk(absolute, "", outer) : [{ file: absolute, nested: outer }];
+    for (const { file, nested, badName, misnamed } of walked) {
+      if (badName) diagnostics.push(controlInName(file, cwd));
+      else if (misnamed) diagnostics.push(notAPolicyName(file, cwd));
+      else if (nested === null) found.add(file);
+      else diagnostics.push(inSubmodule(file, nested, cwd));
+    }
+  }
+  return { files: sortByRelativePath([...found], cwd), diagnostics: [...new Map(diagnostics.map((d) => [`${d.file}:${d.code}`, d])).values()] };
+}
+function nestedRepository(root, directory) {
+  const repository = path2.resolve(root);
+  if (!isInsideOrSame(repository, directory)) return null;
+  for (let dir = directory; dir !== repository && path2.dirname(dir) !== dir; dir = path2.dirname(dir)) {
+    if (existsSync2(path2.join(dir, ".git"))) return dir;
+  }
+  return isSubmoduleRoot(repository) ? repository : null;
+}
+function isSubmoduleRoot(repository) {
+  try {
+    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync(path2.join(repository, ".git"), "utf8"));
+  } catch {
+    return false;
+  }
+}
+function isInsideOrSame(parent, child) {
+  const relative2 = path2.relative(parent, child);
+  return !relative2.startsWith("..") && !path2.isAbsolute(relative2);
+}
+function controlInName(file, cwd) {
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    // escaped where it is printed, as every diagnostic
+    "error",
+    "policy-file-name",
+    "the name of this policy file holds a line break or another control character: rename it (it is not read, and would not show as itself in any output)"
+  );
+}
+function inSubmodule(file, nested, cwd) {
+  const where2 = relativePosix(cwd, nested);
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    "error",
+    "policy-in-submodule",
+    `policy file inside the git submodule ${where2}: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ${where2} out of the paths`
+  );
+}
+function pathNotFound(error4, absolute, cwd) {
+  const reason = "code" in error4 && error4.code === "ENOENT" ? "no such file or directory" : error4.message;
+  return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
+}
+var CONTROL_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+var POLICY_SUFFIX = /autojoin\.ya?ml$/u;
+function walk(directory, relative2, nested, files = []) {
+  const entries = readdirSync(directory, { withFileTypes: true });
+  const inside = nested ?? (relative2 !== "" && entries.some((entry) => entry.name === ".git") ? directory : null);
+  for (const entry of entries) {
+    const full = path2.join(directory, entry.name);
+    const below = relative2 === "" ? entry.name : `${relative2}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
+    } else if (CONTROL_IN_NAME.test(entry.name) && POLICY_SUFFIX.test(entry.name)) {
+      files.push({ file: full, nested: inside, badName: true });
+    } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
+      files.push({ file: full, nested: inside });
+    } else if (entry.isFile() && YAML_NAME.test(entry.name) && entry.name !== PROJECT_FILE_NAME && readsAsPolicy(full)) {
+      files.push({ file: full, nested: inside, misnamed: true });
+    }
+  }
+  return files;
+}
+var YAML_NAME = /\.ya?ml$/u;
+var PROJECT_FILE_NAME = "autojoin-sync.yaml";
+function readsAsPolicy(file) {
+  let fd;
+  try {
+    fd = openSync2(file, "r");
+    const buffer = Buffer.alloc(4096);
+    const head = buffer.subarray(0, readSync2(fd, buffer, 0, buffer.length, 0)).toString("utf8");
+    return /^scope:/mu.test(head) && /^domains:/mu.test(head);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== void 0) closeSync2(fd);
+  }
+}
+function notAPolicyName(file, cwd) {
+  const name = path2.basename(file).replace(YAML_NAME, "");
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    "warning",
+    "not-a-policy-file-name",
+    `not read: it looks like a policy, but only autojoin.yaml, *.autojoin.yaml or .yml are policy files; rename it to ${name}.autojoin.yaml to have it read`
+  );
+}
+function isDirectoryLink(full) {
+  try {
+    return statSync3(full).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function sortByRelativePath(files, cwd) {
+  return files.map((file) => relativePosix(cwd, file)).sort(compareStrings);
+}
+
 // src/memo.ts
 function memoized(make) {
   const made = /* @__PURE__ */ new Map();
@@ -44418,25 +44412,25 @@ async function locateRun(cwd, paths, projectFlag) {
   const selected = projectFlag === void 0 ? null : await selectedProject(cwd, projectFlag, places, all);
   const projects = selected === null ? all : [selected.project];
   const only = projects.length === 1 ? projects[0]?.projectFile : void 0;
-  const base = first.inGit ? first.root : path2.resolve(cwd);
+  const base = first.inGit ? first.root : path3.resolve(cwd);
   return {
     base,
-    paths: (selected?.paths ?? given).map((one) => relativePosix(base, path2.resolve(cwd, one))),
+    paths: (selected?.paths ?? given).map((one) => relativePosix(base, path3.resolve(cwd, one))),
     ...selected?.notice === void 0 ? {} : { notice: selected.notice },
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
     ...only === void 0 ? {} : { projectFile: only },
     projects,
-    stateDir: path2.join(first.root, STATE_DIR)
+    stateDir: path3.join(first.root, STATE_DIR)
   };
 }
 async function placeOf(cwd, given) {
-  const absolute = path2.resolve(cwd, given);
+  const absolute = path3.resolve(cwd, given);
   const isDirectory2 = (await stat3(absolute).catch(() => null))?.isDirectory() ?? false;
-  const dir = isDirectory2 ? absolute : path2.dirname(absolute);
+  const dir = isDirectory2 ? absolute : path3.dirname(absolute);
   const repository = await repositoryRoot(dir);
   const projectFiles = /* @__PURE__ */ new Map();
   const top = repository ?? dir;
-  const nearestTo = memoized((directory) => nearestProjectFile(path2.resolve(cwd, directory), top));
+  const nearestTo = memoized((directory) => nearestProjectFile(path3.resolve(cwd, directory), top));
   const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
   for (const file of files) push(projectFiles, nearestTo(posix2.dirname(file)), file);
   if (projectFiles.size === 0) push(projectFiles, nearestProjectFile(dir, top), relativePosix(cwd, absolute));
@@ -44448,10 +44442,10 @@ function push(map, key, value) {
   else map.set(key, [value]);
 }
 function nearestProjectFile(dir, top) {
-  for (let at = dir; ; at = path2.dirname(at)) {
-    const candidate = path2.join(at, PROJECT_FILE);
+  for (let at = dir; ; at = path3.dirname(at)) {
+    const candidate = path3.join(at, PROJECT_FILE);
     if (existsSync3(candidate)) return candidate;
-    if (at === top || !isInside(top, at) || path2.dirname(at) === at) return null;
+    if (at === top || !isInside(top, at) || path3.dirname(at) === at) return null;
   }
 }
 function projectsOf(places) {
@@ -44461,7 +44455,7 @@ function projectsOf(places) {
       const id = file ?? "\0none";
       const group = groups.get(id);
       if (group) group.files.push(...policies);
-      else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place.root : path2.dirname(file), files: [...policies] });
+      else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place.root : path3.dirname(file), files: [...policies] });
     }
   }
   return [...groups.values()].sort((a, b) => Number(a.projectFile === void 0) - Number(b.projectFile === void 0) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
@@ -44470,21 +44464,21 @@ function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 async function selectedProject(cwd, projectFlag, places, all) {
-  const file = path2.resolve(cwd, projectFlag);
+  const file = path3.resolve(cwd, projectFlag);
   if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
   const project2 = all.find((one) => one.projectFile === file);
   if (project2 === void 0) {
     const shown2 = all.map((one) => one.projectFile === void 0 ? "none" : relativePosix(cwd, one.projectFile));
     throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(" ")} has it as its nearest project file (theirs: ${shown2.join(", ")}); nothing was read`);
   }
-  const dir = path2.dirname(file);
+  const dir = path3.dirname(file);
   const nested = all.some((one) => one !== project2 && isInside(dir, one.dir));
   const paths = places.flatMap((place) => {
     const mine = place.projectFiles.get(file) ?? [];
     const count2 = [...place.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
     if (mine.length === count2) return [place.given];
     if (mine.length === 0) return [];
-    return !nested && isInside(path2.resolve(cwd, place.given), dir) ? [dir] : mine;
+    return !nested && isInside(path3.resolve(cwd, place.given), dir) ? [dir] : mine;
   });
   const skipped = all.filter((one) => one !== project2).reduce((sum, one) => sum + one.files.length, 0);
   const notice3 = skipped === 0 ? void 0 : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? "file" : "files"} of other projects skipped`;
@@ -44588,6 +44582,10 @@ function isReadMode(value) {
   return READ_MODES.includes(value);
 }
 
+// src/service/defaults.ts
+var DEFAULT_CONCURRENCY = 16;
+var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+
 // src/run/numbers.ts
 var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 var MAX_CONCURRENCY = 256;
@@ -44596,848 +44594,6 @@ function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
   if (!/^\d+$/u.test(text)) return null;
   const value = Number(text);
   return value >= min && value <= max ? value : null;
-}
-
-// src/plan/shard.ts
-import { createHash as createHash4 } from "node:crypto";
-var MAX_SHARDS = 256;
-var ShardError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ShardError";
-  }
-};
-function parseShard(text) {
-  const shown2 = cutText(text, 40);
-  const match = /^\s*(\d{1,12})\s*\/\s*(\d{1,12})\s*$/.exec(text);
-  if (!match) throw new ShardError(worded`${hint("shard")} "${shown2}" is not K/N; expected e.g. ${hint("shard", "1/4")}`);
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  if (total > MAX_SHARDS) throw new ShardError(worded`${hint("shard")} "${shown2}" splits into more than ${MAX_SHARDS} shards; N is at most ${MAX_SHARDS}, e.g. ${hint("shard", `1/${MAX_SHARDS}`)}`);
-  if (total < 1 || index < 1 || index > total) {
-    throw new ShardError(worded`${hint("shard")} "${shown2}" is out of range; K must be between 1 and N, e.g. ${hint("shard", `1/${Math.max(total, 1)}`)}`);
-  }
-  return { index, total };
-}
-function formatShard(shard) {
-  return `${shard.index}/${shard.total}`;
-}
-function inShard(key, shard) {
-  return shardIndexOf(key, shard.total) === shard.index;
-}
-function inShardOf(shard) {
-  return (item) => shard === void 0 || inShard(item.key, shard);
-}
-function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash4("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
-  return bucket % total + 1;
-}
-
-// src/action/inputs.ts
-function parseInputs(get) {
-  const text = (name) => get(name).trim() || void 0;
-  const mode = (name) => {
-    const value = text(name);
-    return value === void 0 ? void 0 : oneOf(name, value, READ_MODES);
-  };
-  return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt", "merge-plans"]),
-    paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
-    baseUrl: text("base-url"),
-    apiKey: text("api-key"),
-    githubToken: text("github-token"),
-    comment: bool("comment", text("comment"), true),
-    commentAuthor: text("comment-author") ?? "github-actions[bot]",
-    pruneFrom: text("prune-from"),
-    prune: optionalBool("prune", text("prune")),
-    allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
-    maxRemovals: count("max-removals", text("max-removals"), 0),
-    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
-    scope: lines(text("scope")),
-    excludeScope: lines(text("exclude-scope")),
-    allowEmpty: bool("allow-empty", text("allow-empty"), false),
-    concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
-    read: mode("read"),
-    listing: mode("listing"),
-    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
-    takeOwnership: scopeList(text("take-ownership")),
-    shard: shardInput(text("shard")),
-    planFiles: lines(text("plan-files")),
-    deploymentEnvironment: text("deployment-environment"),
-    onlyExpired: bool("only-expired", text("only-expired"), false),
-    allowBehind: lines(text("allow-behind")) ?? [],
-    ...definedNotify(optionalBool("notify", text("notify"))),
-    ...savedPlan(text("plan-file"), text("plan-sha256")),
-    dns: {
-      dns: optionalBool("dns", text("dns")),
-      servers: (text("dns-servers") ?? "").split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
-      serversFrom: "input dns-servers",
-      strict: bool("dns-strict", text("dns-strict"), false)
-    }
-  };
-}
-function definedNotify(notify2) {
-  return notify2 === void 0 ? {} : { notify: notify2 };
-}
-function savedPlan(planFile, planSha256) {
-  if (planFile === void 0 && planSha256 === void 0) return {};
-  if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
-  if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
-  return { planFile, planSha256 };
-}
-function shardInput(value) {
-  if (value !== void 0) parseShard(value);
-  return value;
-}
-function scopeList(value) {
-  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
-}
-function oneOf(name, value, allowed) {
-  if (allowed.includes(value)) return value;
-  throw new Error(`input ${name}: "${value}" is not one of ${allowed.join(", ")}`);
-}
-function bool(name, value, fallback) {
-  if (value === void 0) return fallback;
-  if (["true", "True", "TRUE"].includes(value)) return true;
-  if (["false", "False", "FALSE"].includes(value)) return false;
-  throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
-}
-function percent(name, value) {
-  if (value === void 0) return void 0;
-  const parsed = Number(value);
-  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
-}
-function lines(value) {
-  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
-}
-function optionalBool(name, value) {
-  return value === void 0 ? void 0 : bool(name, value, false);
-}
-function count(name, value, min, max) {
-  if (value === void 0) return void 0;
-  const parsed = parseWholeNumber(value, min, max);
-  if (parsed !== null) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a whole number ${max === void 0 ? `>= ${min}` : `from ${min} to ${max}`}`);
-}
-function readWorkflowContext(env) {
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
-  const payload = readPayload(env.GITHUB_EVENT_PATH);
-  return {
-    eventName: env.GITHUB_EVENT_NAME ?? "",
-    owner: owner || void 0,
-    repo: repo || void 0,
-    pullNumber: pullNumberOf(payload),
-    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
-    runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
-    workspace: env.GITHUB_WORKSPACE || process.cwd(),
-    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync",
-    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0),
-    ...pullBaseOf(payload)
-  };
-}
-function pullBaseOf(payload) {
-  const sha = payload?.pull_request?.base?.sha;
-  return typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha) ? { pullBase: sha } : {};
-}
-function defaultBranchOf(payload) {
-  const repository = payload?.repository;
-  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
-}
-function readPayload(path16) {
-  if (!path16) return void 0;
-  try {
-    return JSON.parse(readFileSync2(path16, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function pullNumberOf(payload) {
-  const event = payload;
-  const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : void 0);
-  return typeof number === "number" && Number.isInteger(number) ? number : void 0;
-}
-
-// src/run/settings.ts
-import { join as join3 } from "node:path";
-
-// src/plan/run-owners.ts
-var runOwners = /* @__PURE__ */ new Set();
-function useRunOwners(owners) {
-  runOwners = new Set(owners);
-}
-function movesFrom(from, owner) {
-  return from !== owner && (from === DEFAULT_OWNER || runOwners.has(from));
-}
-
-// src/history/prune.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-import path8 from "node:path";
-
-// src/policy/load.ts
-import path4 from "node:path";
-
-// src/policy/lint.ts
-function duplicateScopeDiagnostics(declarations) {
-  const byKey2 = /* @__PURE__ */ new Map();
-  for (const declaration of declarations) {
-    const list = byKey2.get(declaration.key) ?? [];
-    list.push(declaration);
-    byKey2.set(declaration.key, list);
-  }
-  const diagnostics = [];
-  for (const [key, list] of byKey2) {
-    if (list.length < 2) continue;
-    for (const declaration of list) {
-      const others = list.filter((other) => other !== declaration).map((other) => where(other.source));
-      const message = `duplicate scope ${key}: also declared at ${others.join(", ")}; a scope may have only one policy`;
-      diagnostics.push(diagnosticAt(declaration.source, "error", "duplicate-scope", message));
-    }
-  }
-  return diagnostics;
-}
-function where(pos) {
-  return `${pos.file}:${pos.line}:${pos.column}`;
-}
-
-// src/policy/plain.ts
-var SCALAR_KEYS = /* @__PURE__ */ new Set(["scope", "scopeType", "scopeName", "componentId"]);
-var LIST_KEY = "domains";
-var PLAIN_TEXT = /^[\x20-\x7e\n]*$/;
-var KEY_LINE = /^([A-Za-z]+):(?: +(.*))?$/;
-var ITEM_LINE = /^( *)- +(.*)$/;
-var COMMENT_OR_BLANK = /^ *(?:#.*)?$/;
-var END = String.raw`(?: +#.*| *)$`;
-var WORDS = String.raw`[A-Za-z][A-Za-z0-9._-]*(?: [A-Za-z0-9._-]+)*`;
-var PLAIN_VALUE = new RegExp(`^(${WORDS})${END}`);
-var DOUBLE_QUOTED = new RegExp(String.raw`^"([^"\\]*)"${END}`);
-var SINGLE_QUOTED = new RegExp(`^'([^']*)'${END}`);
-var FLOW_LIST = new RegExp(String.raw`^\[(.*?)\]${END}`);
-var FLOW_ITEM = new RegExp(`^${WORDS}$`);
-var NOT_A_STRING = /* @__PURE__ */ new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
-var MAX_PLAIN_LENGTH = MAX_FILE_BYTES;
-function parsePolicyText(source) {
-  const plain = parsePlainDocument(source);
-  return plain ? { documents: [plain], diagnostics: [] } : parseYamlSource(source);
-}
-function parsePlainDocument(source) {
-  const { text } = source;
-  if (text.length > MAX_PLAIN_LENGTH || !PLAIN_TEXT.test(text)) return null;
-  const read = readLines(text.split("\n"), source.file);
-  if (read === null) return null;
-  return lazyDocument(source, read);
-}
-function readLines(lines2, file) {
-  const data = {};
-  const positions = /* @__PURE__ */ new Map();
-  const at = (index, column) => ({ file, line: index + 1, column });
-  let firstLine = 0;
-  let list = null;
-  let open3 = null;
-  for (const [index, line] of lines2.entries()) {
-    if (COMMENT_OR_BLANK.test(line)) continue;
-    const item = ITEM_LINE.exec(line);
-    if (item) {
-      const indent = item[1].length;
-      const value2 = item[2];
-      if (open3 !== null) {
-        list = { items: [], indent };
-        data[open3.key] = list.items;
-        positions.set(pathKey([open3.key]), { key: open3.keyPos, value: at(index, indent + 1) });
-        open3 = null;
-      }
-      const scalar = scalarOf(value2);
-      if (list?.indent !== indent || scalar === null) return null;
-      const itemPos = at(index, line.length - value2.length + 1);
-      positions.set(pathKey([LIST_KEY, list.items.length]), { key: itemPos, value: itemPos });
-      list.items.push(scalar);
-      continue;
-    }
-    const entry = KEY_LINE.exec(line);
-    if (!entry || open3 !== null) return null;
-    const key = entry[1];
-    if (Object.hasOwn(data, key)) return null;
-    const text = entry[2] ?? "";
-    const value = valueOf(key, text);
-    if (value === null) return null;
-    if (firstLine === 0) firstLine = index + 1;
-    list = null;
-    const keyPos = at(index, 1);
-    if (value === OPEN_LIST) {
-      open3 = { key, keyPos };
-      continue;
-    }
-    const valuePos = at(index, line.length - text.length + 1);
-    data[key] = value;
-    positions.set(pathKey([key]), { key: keyPos, value: valuePos });
-    if (Array.isArray(value)) flowItemPositions(value, valuePos, positions);
-  }
-  return open3 === null && firstLine !== 0 ? { data, firstLine, positions } : null;
-}
-function flowItemPositions(items, bracket, positions) {
-  let column = bracket.column + 1;
-  for (const [index, item] of items.entries()) {
-    const itemPos = { ...bracket, column };
-    positions.set(pathKey([LIST_KEY, index]), { key: itemPos, value: itemPos });
-    column += item.length + 2;
-  }
-}
-var OPEN_LIST = /* @__PURE__ */ Symbol("open list");
-function valueOf(key, text) {
-  if (SCALAR_KEYS.has(key)) return scalarOf(text);
-  if (key !== LIST_KEY) return null;
-  if (text === "" || text.startsWith("#")) return OPEN_LIST;
-  const flow = FLOW_LIST.exec(text);
-  if (!flow) return null;
-  if (flow[1] === "") return [];
-  const items = flow[1].split(", ");
-  return items.every((item) => FLOW_ITEM.test(item) && !NOT_A_STRING.has(item)) ? items : null;
-}
-function scalarOf(text) {
-  const plain = PLAIN_VALUE.exec(text)?.[1];
-  if (plain !== void 0) return NOT_A_STRING.has(plain) ? null : plain;
-  return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
-}
-function lazyDocument(source, read) {
-  let full;
-  const fullDocument = () => {
-    full ??= parseYamlSource(source).documents[0];
-    if (!full) throw new Error(`internal error: ${source.file} passed the plain-YAML fast path but not the YAML parser`);
-    return full;
-  };
-  return {
-    file: source.file,
-    start: { file: source.file, line: read.firstLine, column: 1 },
-    data: read.data,
-    positions: read.positions,
-    get doc() {
-      return fullDocument().doc;
-    },
-    get lineCounter() {
-      return fullDocument().lineCounter;
-    }
-  };
-}
-
-// src/policy/secret-scan.ts
-var MIN_SECRET_LENGTH = 8;
-function secretDiagnostics(source, documents, secrets) {
-  const found = [];
-  for (const secret of secrets) {
-    if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    const patterns2 = patternsOf(secret.value);
-    if (patterns2 === null) continue;
-    const inText = [...source.text.matchAll(patterns2.all)].map((match) => positionOf(source, match.index));
-    const lines2 = new Set(inText.map((pos) => pos.line));
-    const decoded = documents.flatMap((document) => decodedPlaces(document, patterns2.one)).filter((pos) => !lines2.has(pos.line));
-    for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
-  }
-  return found;
-}
-var patternCache = /* @__PURE__ */ new Map();
-function patternsOf(value) {
-  let patterns2 = patternCache.get(value);
-  if (patterns2 === void 0) {
-    const all = secretPattern([value]);
-    patterns2 = all === null ? null : { all, one: new RegExp(all.source, all.flags.replace("g", "")) };
-    patternCache.set(value, patterns2);
-  }
-  return patterns2;
-}
-function secretError(pos, name) {
-  return {
-    ...pos,
-    severity: "error",
-    code: "secret-in-policy",
-    message: `holds the value of ${name}: a secret must never be written into a policy file, in any encoding (it would be sent to the service and shown in every plan); take it out`
-  };
-}
-function decodedPlaces(document, pattern) {
-  const places = [];
-  const visit2 = (value, path16) => {
-    if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path16));
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path16, index]));
-    } else if (typeof value === "object" && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path16, key], "key"));
-        visit2(item, [...path16, key]);
-      }
-    }
-  };
-  visit2(document.data, []);
-  return places;
-}
-function holds(text, pattern) {
-  if (pattern.test(text)) return true;
-  if (!/[%+]/u.test(text)) return false;
-  const decoded = urlDecoded(text);
-  return decoded !== text && pattern.test(decoded);
-}
-function urlDecoded(text) {
-  try {
-    return decodeURIComponent(text.replace(/\+/gu, " "));
-  } catch {
-    return text;
-  }
-}
-function positionOf(source, offset) {
-  const before = source.text.slice(0, offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
-}
-
-// src/policy/rule-check.ts
-function createGovernance(rules, options) {
-  if (!rules || rules.length === 0) return null;
-  const { compiled: compiled2 } = compileRules(rules);
-  const counter = createScopeCounter(compiled2);
-  return {
-    check(subject) {
-      counter.add(subject);
-      return checkRules(compiled2, subject, options.today);
-    },
-    finish(keys) {
-      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled2, keys) : []];
-    }
-  };
-}
-
-// src/policy/entries.ts
-function writtenEntries(domains) {
-  if (!Array.isArray(domains)) return [];
-  const entries = [];
-  domains.forEach((item, index) => {
-    if (typeof item === "string") entries.push({ index, raw: item, domain: ownString(normalizeDomain(item)) });
-    else if (isGrant(item)) entries.push(grantEntry(item, index));
-  });
-  return entries;
-}
-function isGrant(item) {
-  return typeof item === "object" && item !== null && typeof item.domain === "string";
-}
-function grantEntry(item, index) {
-  const entry = { index, raw: item.domain, domain: ownString(normalizeDomain(item.domain)) };
-  if (typeof item.expires === "string") entry.expires = item.expires;
-  if (typeof item.reason === "string") entry.reason = item.reason;
-  return entry;
-}
-function isExpired(entry, today2) {
-  return entry.expires !== void 0 && isCalendarDate(entry.expires) && entry.expires < today2;
-}
-function expiryDiagnostics(entries, today2, at) {
-  const diagnostics = [];
-  for (const entry of entries) {
-    const { expires } = entry;
-    if (expires === void 0) continue;
-    const why = entry.reason === void 0 ? "" : ` (${entry.reason})`;
-    if (!isCalendarDate(expires)) {
-      diagnostics.push(diagnosticAt(at(entry.index), "error", "invalid-expiry", `expires: "${expires}" is not a calendar day; write YYYY-MM-DD, e.g. 2026-06-30`));
-      continue;
-    }
-    const days = daysBetween(today2, expires);
-    if (days < 0) {
-      const message = `${entry.raw} expired on ${expires}${why}: it is no longer desired and the plan removes it; delete the entry or move its date`;
-      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expired-domain", message));
-    } else if (days <= EXPIRY_WARNING_DAYS) {
-      const when = days === 0 ? "today (its last day)" : `in ${days} ${days === 1 ? "day" : "days"}`;
-      const message = `${entry.raw} expires on ${expires}, ${when}${why}: after that the plan removes it; move the date to keep it`;
-      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expires-soon", message));
-    }
-  }
-  return diagnostics;
-}
-function expiredOf(written, today2) {
-  const expired = written.filter((entry) => isExpired(entry, today2));
-  if (expired.length === 0) return {};
-  const entries = expired.map((entry) => ({ domain: entry.domain, expires: entry.expires }));
-  return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
-}
-function placedEntries(written, today2, at) {
-  return written.map((entry) => ({
-    domain: entry.domain,
-    ...entry.expires === void 0 ? {} : { expires: entry.expires },
-    ...entry.reason === void 0 ? {} : { reason: entry.reason },
-    expired: isExpired(entry, today2),
-    source: at(entry.index)
-  }));
-}
-function ruleSubject(key, desired, at, retired) {
-  return { key, entries: desired, at, retired };
-}
-
-// src/policy/document.ts
-function createInterner() {
-  return memoized((value) => value);
-}
-function readPolicy(parsed, reading) {
-  const { same } = reading;
-  const data = withDefaults(parsed.data, reading.project);
-  const written = writtenEntries(data.domains);
-  const at = (index) => locate(parsed, ["domains", index]);
-  const diagnostics = [
-    ...schemaDiagnostics("policy", parsed, data),
-    ...scopeTextDiagnostics(parsed, SCOPE_PATHS),
-    ...domainDiagnostics(written, at),
-    ...expiryDiagnostics(written, reading.today, at)
-  ];
-  const { scope, scopeType } = data;
-  const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
-  if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
-  const desired = written.filter((entry) => !isExpired(entry, reading.today));
-  const policy2 = {
-    key: declaration.key,
-    scope,
-    scopeType: same(scopeType),
-    componentId: same(data.componentId),
-    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
-    source: parsed.start,
-    explicitEmpty: desired.length === 0
-  };
-  if (typeof data.scopeName === "string") policy2.scopeName = data.scopeName;
-  if (isPlainObject(data.metadata)) policy2.metadata = data.metadata;
-  const { expired } = expiredOf(written, reading.today);
-  if (expired !== void 0) policy2.expired = expired;
-  if (data.drift === "keep" || data.drift === "revert") policy2.drift = data.drift;
-  if (reading.entries) policy2.entries = placedEntries(written, reading.today, at);
-  if (!reading.governance) return { declaration, policy: policy2, diagnostics };
-  const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
-  const findings = reading.governance.check(ruleSubject(policy2.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
-  diagnostics.push(...findings);
-  return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy: policy2, diagnostics };
-}
-var SCOPE_PATHS = [["scope"], ["scopeType"]];
-function withDefaults(data, project2) {
-  const { scopeType, componentId } = project2.defaults ?? {};
-  if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
-  return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
-}
-function domainDiagnostics(entries, at) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { index, domain: normalized } of entries) {
-    if (normalized === "") continue;
-    const indexes2 = seen.get(normalized);
-    if (indexes2) indexes2.push(index);
-    else seen.set(normalized, [index]);
-  }
-  const diagnostics = [];
-  for (const { raw, index } of entries) {
-    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, findingMessage(finding, seen)));
-  }
-  for (const [domain, indexes2] of seen) {
-    if (indexes2.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes2.map(at)));
-  }
-  return diagnostics;
-}
-function duplicateDomainDiagnostics(domain, positions) {
-  return positions.map((pos) => {
-    const others = positions.filter((other) => other !== pos).map((other) => other.line);
-    const message = `duplicate domain ${domain} (also at ${others.length > 1 ? "lines" : "line"} ${others.join(", ")})`;
-    return diagnosticAt(pos, "error", "duplicate-domain", message);
-  });
-}
-
-// src/policy/project-scope.ts
-import path3 from "node:path";
-function projectLookup(options, cwd) {
-  const fallback = options.project ?? {};
-  const projects = options.projects;
-  if (projects === void 0 || projects.length === 0) return () => fallback;
-  if (projects.length === 1) {
-    const only = projects[0]?.config ?? fallback;
-    return () => only;
-  }
-  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
-  const nearest = memoized((dir) => {
-    const found = byDir.get(dir);
-    if (found) return found;
-    const up = path3.dirname(dir);
-    return up === dir ? fallback : nearest(up);
-  });
-  return (file) => nearest(path3.dirname(path3.resolve(cwd, file)));
-}
-
-// src/policy/load.ts
-var READ_BATCH = 64;
-var SMALL_BATCHES = 8;
-var SMALL_BATCH = 16;
-async function loadPolicies(paths, options = {}) {
-  const batches = policyBatches(paths, options, true);
-  for (let next = await batches.next(); ; next = await batches.next()) {
-    if (next.done) return next.value;
-    if (options.onChecked) next.value.policies.forEach(options.onChecked);
-  }
-}
-async function* policyBatches(paths, options, keep2) {
-  const discovery = await discoverPolicyFiles(paths, options.cwd ?? process.cwd());
-  return yield* discoveredBatches(discovery, options, keep2);
-}
-async function* discoveredBatches(discovery, options, keep2) {
-  const cwd = options.cwd ?? process.cwd();
-  const checker = createPolicyChecker(projectLookup(options, cwd), { ...checkOptions(options), keep: keep2, complete: true });
-  const read = await fileReader(cwd, options.roots);
-  const readDiagnostics = [];
-  let policies = [];
-  let work = 0;
-  let batches = 0;
-  const batch = () => {
-    const failed = checker.failed() || readDiagnostics.some((d) => d.severity === "error");
-    const taken = { policies, warnings: keep2 ? [] : checker.takeWarnings(), failed };
-    policies = [];
-    work = 0;
-    batches += 1;
-    return taken;
-  };
-  for (const file of discovery.files) {
-    if (work >= (batches < SMALL_BATCHES ? SMALL_BATCH : READ_BATCH)) {
-      yield batch();
-      await ioTurn();
-    }
-    const result3 = read(file);
-    if (!("text" in result3)) readDiagnostics.push(result3);
-    const found = "text" in result3 ? checker.check(result3) : [];
-    policies.push(...found);
-    work += Math.max(1, found.length);
-  }
-  yield batch();
-  const result2 = checker.finish();
-  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result2.diagnostics].sort(compareDiagnostics);
-  return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files };
-}
-function ioTurn() {
-  return new Promise((resolve8) => setImmediate(() => setImmediate(resolve8)));
-}
-async function readPolicySources(files, cwd, roots) {
-  const sources = [];
-  const diagnostics = [];
-  const read = await fileReader(cwd, roots);
-  for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) await ioTurn();
-    const result2 = read(file);
-    if ("text" in result2) sources.push(result2);
-    else diagnostics.push(result2);
-  }
-  return { sources, diagnostics };
-}
-async function fileReader(cwd, roots) {
-  const root = roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
-  const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
-  return (given) => {
-    const absolute = path4.resolve(cwd, given);
-    const file = path4.isAbsolute(given) ? relativePosix(cwd, given) : given;
-    try {
-      const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
-      return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
-    } catch (error4) {
-      return fileDiagnostic(file, error4);
-    }
-  };
-}
-function parsePolicySources(sources, options = {}) {
-  const project2 = options.project ?? {};
-  const checker = createPolicyChecker(() => project2, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
-  for (const source of sources) checker.check(source);
-  return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
-}
-function keysDeclaredTwice(declarations) {
-  const seen = /* @__PURE__ */ new Set();
-  const twice = /* @__PURE__ */ new Set();
-  for (const { key } of declarations) {
-    if (seen.has(key)) twice.add(key);
-    else seen.add(key);
-  }
-  return twice;
-}
-function checkOptions(options) {
-  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
-}
-function createPolicyChecker(projectFor, options) {
-  const diagnostics = [];
-  const declarations = [];
-  const candidates = [];
-  const candidateKeys = [];
-  const same = createInterner();
-  const readings = /* @__PURE__ */ new Map();
-  const readingOf = (project2) => {
-    const known = readings.get(project2);
-    if (known) return known;
-    const governance = options.rules ? createGovernance(project2.rules, { today: options.today, complete: options.complete }) : null;
-    const made = { reading: { project: project2, same, today: options.today, entries: options.entries, governance }, keys: [] };
-    readings.set(project2, made);
-    return made;
-  };
-  let failed = false;
-  const record = (found) => {
-    diagnostics.push(...found);
-    failed ||= found.some((diagnostic) => diagnostic.severity === "error");
-  };
-  return {
-    check(source) {
-      const parsed = parsePolicyText(source);
-      record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
-      record(leaked);
-      const found = [];
-      const { reading, keys } = readingOf(projectFor(source.file));
-      for (const document of parsed.documents) {
-        const result2 = readPolicy(document, reading);
-        record(result2.diagnostics);
-        if (result2.declaration) declarations.push(result2.declaration);
-        if (result2.declaration && reading.governance) keys.push(result2.declaration.key);
-        if (result2.policy && leaked.length === 0) found.push(result2.policy);
-      }
-      if (options.keep) candidates.push(...found);
-      else candidateKeys.push(...found.map((policy2) => policy2.key));
-      return found;
-    },
-    failed: () => failed,
-    takeWarnings() {
-      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
-      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
-      diagnostics.splice(0, diagnostics.length, ...errors);
-      return warnings.sort(compareDiagnostics);
-    },
-    finish() {
-      const twice = keysDeclaredTwice(declarations);
-      const once2 = (key) => !twice.has(key);
-      const ruled = [...readings.values()].flatMap(({ reading, keys }) => reading.governance?.finish(keys) ?? []);
-      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...ruled];
-      const policies = candidates.filter((policy2) => once2(policy2.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
-      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };
-    }
-  };
-}
-
-// src/policy/canonical.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-var STRINGIFY = { lineWidth: 0 };
-function formatPolicyText(source) {
-  const parsed = parseYamlSource(source);
-  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0) return { changed: false, diagnostics: errors };
-  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc, source.text);
-  const text = parsed.yamlDocuments.map(stringifyDocument).join("");
-  return { text, changed: text !== source.text, diagnostics: [] };
-}
-function stringifyDocument(doc) {
-  const contents = doc.contents;
-  if (contents && !((0, import_yaml3.isScalar)(contents) && contents.value === null)) return doc.toString(STRINGIFY);
-  const comments = [doc.commentBefore, contents?.commentBefore, contents?.comment, doc.comment].filter(Boolean).join("\n");
-  if (!comments) return "";
-  return `---
-${comments.split("\n").map((line) => line === "" ? "" : `#${line}`).join("\n")}
-`;
-}
-function canonicalizeDocument(doc, text) {
-  if (!(0, import_yaml3.isMap)(doc.contents)) return;
-  const map = doc.contents;
-  const first = map.items[0];
-  map.items.sort((a, b) => keyRank(a) - keyRank(b));
-  if (first && map.items[0] !== first) keepHeaderComment(map, first);
-  const domains = doc.contents.get("domains", true);
-  if ((0, import_yaml3.isSeq)(domains)) canonicalizeDomains(domains, text);
-}
-function keepHeaderComment(map, formerFirst) {
-  if (!(0, import_yaml3.isScalar)(formerFirst.key) || !formerFirst.key.commentBefore) return;
-  map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join("\n");
-  if (formerFirst.key.spaceBefore) map.spaceBefore = true;
-  formerFirst.key.commentBefore = void 0;
-  formerFirst.key.spaceBefore = false;
-}
-function keyRank(pair) {
-  const rank2 = (0, import_yaml3.isScalar)(pair.key) ? POLICY_KEYS.indexOf(String(pair.key.value)) : -1;
-  return rank2 === -1 ? POLICY_KEYS.length : rank2;
-}
-function canonicalizeDomains(seq, text) {
-  if (text !== void 0) labelFirstItem(seq, text);
-  const kept = /* @__PURE__ */ new Map();
-  const others = [];
-  for (const item of seq.items) {
-    const scalar = domainScalar(item);
-    if (!scalar || typeof scalar.value !== "string") {
-      others.push(item);
-      continue;
-    }
-    const domain = normalizeDomain(scalar.value);
-    scalar.value = writtenForm(scalar.value, domain);
-    scalar.type = "PLAIN";
-    const first = kept.get(domain);
-    if (!first) kept.set(domain, item);
-    else if ((0, import_yaml3.isScalar)(first) && (0, import_yaml3.isScalar)(item) && !first.comment && item.comment) first.comment = item.comment;
-  }
-  const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
-  seq.items = [...sorted, ...others];
-  seq.flow = seq.items.length === 0;
-}
-function writtenForm(raw, domain) {
-  const lower = raw.trim().normalize("NFC").toLowerCase();
-  const shown2 = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
-  return /[^\p{ASCII}]/u.test(shown2) && normalizeDomain(shown2) === domain ? shown2 : domain;
-}
-function labelFirstItem(seq, text) {
-  const first = seq.items[0];
-  if (!seq.commentBefore || !(0, import_yaml3.isScalar)(first) || !first.range) return;
-  const above = text.slice(0, first.range[0]).split("\n").slice(0, -1);
-  let count2 = 0;
-  while (/^\s*#/.test(above[above.length - 1 - count2] ?? "")) count2 += 1;
-  if (count2 === 0) return;
-  const lines2 = seq.commentBefore.split("\n");
-  first.commentBefore = [lines2.slice(-count2).join("\n"), first.commentBefore].filter(Boolean).join("\n");
-  seq.commentBefore = lines2.slice(0, -count2).join("\n").replace(/\n+$/, "") || void 0;
-}
-var GRANT_KEYS = ["domain", "expires", "reason"];
-function domainScalar(item) {
-  if ((0, import_yaml3.isScalar)(item)) return item;
-  if (!(0, import_yaml3.isMap)(item)) return null;
-  const domain = item.get("domain", true);
-  if (!(0, import_yaml3.isScalar)(domain)) return null;
-  const rank2 = (pair) => {
-    const index = (0, import_yaml3.isScalar)(pair.key) ? GRANT_KEYS.indexOf(String(pair.key.value)) : -1;
-    return index === -1 ? GRANT_KEYS.length : index;
-  };
-  item.items.sort((a, b) => rank2(a) - rank2(b));
-  if (item.flow && item.comment && !domain.comment) {
-    domain.comment = item.comment;
-    item.comment = void 0;
-  }
-  item.flow = false;
-  return domain;
-}
-
-// src/policy/found.ts
-import path5 from "node:path";
-var NoPoliciesError = class extends Error {
-  constructor(paths, filesFound) {
-    const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
-    super(worded`${what} under ${paths.join(", ")}; nothing was done. Check the path, or pass ${hint("allowNoPolicies", true)} when that is intended (e.g. to prune every scope)`);
-    this.paths = paths;
-    this.name = "NoPoliciesError";
-  }
-  paths;
-};
-function pathsWithoutPolicyFiles(paths, files, cwd) {
-  return (paths.length > 0 ? paths : ["."]).filter((given) => {
-    const prefix = relativePosix(cwd, path5.resolve(cwd, given));
-    return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
-  });
-}
-function checkPoliciesFound(paths, load, cwd, allow = false) {
-  if (allow) return;
-  checkPolicyFilesFound(paths, load.files, cwd);
-  if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
-}
-function checkPolicyFilesFound(paths, files, cwd, allow = false) {
-  if (allow) return;
-  const empty = pathsWithoutPolicyFiles(paths, files, cwd);
-  if (empty.length > 0) throw new NoPoliciesError(empty, false);
-}
-function tolerateMissingPaths(diagnostics, allow = false) {
-  if (!allow) return [...diagnostics];
-  return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
 }
 
 // src/git/command.ts
@@ -45507,14 +44663,6 @@ async function runGit(args, options) {
   }
   return Buffer.concat(chunks, size);
 }
-async function headCommit(dir) {
-  try {
-    const id = (await runGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir, context: "ownership marker" })).toString("utf8").trim();
-    return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
-  } catch {
-    return void 0;
-  }
-}
 var GitRevisionError = class extends Error {
   constructor(message) {
     super(message);
@@ -45546,1872 +44694,77 @@ function gitFailed(args, context, output) {
   return new GitFailedError(`${context}: git ${gitSubcommand(args)} failed: ${detail}`, detail);
 }
 
-// src/git/repository.ts
-import { stat as stat4 } from "node:fs/promises";
-import path6, { posix as posix3 } from "node:path";
-async function openRepository(paths, cwd, context) {
-  const dir = await existingAncestor(commonDirectory(paths.map((given) => path6.resolve(cwd, given))));
-  if (await repositoryRoot(dir) === null) return null;
-  const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
-  const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
-  return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
-}
-function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path6.join(repository.dir, posix3.relative(repository.prefix || ".", fromRoot)));
-}
-function rootPath(repository, given) {
-  const fromDir = relativePosix(repository.dir, path6.resolve(repository.cwd, given));
-  return posix3.normalize(posix3.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
-}
-function topPathspec(fromRoot) {
-  return fromRoot === "." ? ":(top)" : `:(top,literal)${fromRoot}`;
-}
-function commonDirectory(absolute) {
-  let common = absolute[0] ?? process.cwd();
-  for (const dir of absolute.slice(1)) {
-    while (dir !== common && !dir.startsWith(common + path6.sep)) common = path6.dirname(common);
-  }
-  return common;
-}
-async function existingAncestor(dir) {
-  for (let at = dir; ; at = path6.dirname(at)) {
-    const info3 = await stat4(at).catch(() => null);
-    if (info3?.isDirectory()) return at;
-    if (path6.dirname(at) === at) return at;
-  }
-}
-
-// src/history/walk.ts
-import { existsSync as existsSync4 } from "node:fs";
-import path7, { posix as posix5 } from "node:path";
-import { StringDecoder } from "node:string_decoder";
-
-// src/history/policy-tree.ts
-import { posix as posix4 } from "node:path";
-function workingTreeRemoval() {
-  return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
-}
-function historyPaths(repository, paths) {
-  const given = (paths.length > 0 ? paths : ["."]).map((given2) => rootPath(repository, given2)).filter((given2) => given2 !== ".." && !given2.startsWith("../"));
-  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
-}
-function projectFileLocations(given) {
-  const inside = given.filter((file) => file !== ".." && !file.startsWith("../"));
-  let common = (inside[0] ?? ".").split("/");
-  for (const other of inside.slice(1)) {
-    const parts = other.split("/");
-    let same = 0;
-    while (same < common.length && common[same] === parts[same]) same++;
-    common = common.slice(0, same);
-  }
-  if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
-  const directories = common.filter((part) => part !== "." && part !== "");
-  const locations = [];
-  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix4.join(...directories.slice(0, depth), PROJECT_FILE));
-  return locations;
-}
-var REGULAR_FILE = /^100(?:644|755)$/;
-function governing(blobs) {
-  return blobs?.find((blob) => blob !== void 0) ?? null;
-}
-async function versionsAt(repository, rev, paths, replaced) {
-  const isPolicy = policyPathRule(paths.given);
-  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  const listed = await runGit(["ls-tree", "-r", "-z", "--full-name", rev, "--", ...pathspecs], { cwd: repository.dir, context: replaced.context });
-  const projects = [];
-  const files = [];
-  for (const record of listed.toString("utf8").split("\0")) {
-    const tab = record.indexOf("	");
-    const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
-    const file = record.slice(tab + 1);
-    const projectAt3 = paths.projectFiles.indexOf(file);
-    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
-    if (projectAt3 >= 0) projects[projectAt3] = blob;
-    else if (isPolicy(file)) files.push({ file, blob });
-  }
-  const project2 = governing(projects);
-  return files.map(({ file, blob }) => ({ file, blob, project: project2, order: replaced.order, ...replaced.removedBy ? { removedBy: replaced.removedBy } : {} }));
-}
-
-// src/history/walk.ts
-var CONTEXT = "pruning";
-async function readReplacedVersions(repository, paths, onVersion) {
-  if (repository.shallow) {
-    throw new GitRevisionError(
-      "pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. " + worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint("prune", false)}.`
-    );
-  }
-  if (repository.head === null) return;
-  const walk2 = createWalk(paths, onVersion);
-  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  const [, worktree] = await Promise.all([
-    walkCommits(repository, pathspecs, walk2),
-    runGit(["diff-index", "-z", "-r", "--no-renames", "--no-abbrev", repository.head, "--", ...pathspecs], { cwd: repository.dir, context: CONTEXT })
-  ]);
-  walkWorkingTree(repository, paths, worktree, walk2);
-  for (const change of walk2.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
-}
-function createWalk(paths, onVersion) {
-  return {
-    isPolicy: policyPathRule(paths.given),
-    projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
-    projects: /* @__PURE__ */ new Map(),
-    onVersion,
-    projectChanges: []
-  };
-}
-async function walkCommits(repository, pathspecs, walk2) {
-  const options = { cwd: repository.dir, context: CONTEXT };
-  const pairs = [];
-  const folder = diffFolder(walk2, () => pairs.shift());
-  const diff = startGit(["diff-tree", "--stdin", "--root", "--always", "-r", "-z", "--no-renames", "--no-abbrev", "--format=%x01%H%x00%cI%x00%s", "--", ...pathspecs], {
-    ...options,
-    onData: folder.push
-  });
-  let order = 0;
-  let pending = "";
-  let writing = Promise.resolve();
-  const list = startGit(["rev-list", "--reverse", "--topo-order", "--parents", "HEAD"], {
-    ...options,
-    onData: (chunk) => {
-      const lines2 = (pending + chunk.toString("latin1")).split("\n");
-      pending = lines2.pop() ?? "";
-      const input = lines2.map((line) => pairsOf(line, order++, pairs)).join("");
-      writing = writing.then(() => diff.write(input));
-    }
-  });
-  const listed = list.done.finally(() => writing.then(() => diff.end()));
-  await Promise.all([listed, diff.done]);
-  folder.finish();
-}
-function pairsOf(line, order, pairs) {
-  const [commit = "", ...parents] = line.split(" ");
-  if (parents.length === 0) {
-    pairs.push({ commit, parent: null, first: true, order });
-    return `${commit}
-`;
-  }
-  return parents.map((parent, index) => {
-    pairs.push({ commit, parent, first: index === 0, order });
-    return `${commit} ${parent}
-`;
-  }).join("");
-}
-function diffFolder(walk2, nextPair) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let expect = "any";
-  let entry = "";
-  let pair;
-  const push2 = (chunk) => {
-    const tokens = (pending + decoder.write(chunk)).split("\0");
-    pending = tokens.pop() ?? "";
-    for (const raw of tokens) {
-      if (expect === "date" && pair) [pair.removedBy.date, expect] = [raw, "subject"];
-      else if (expect === "subject" && pair) [pair.removedBy.subject, expect] = [raw, "any"];
-      else if (expect === "path" && pair) [expect] = [foldEntry(walk2, pair, entry, raw)];
-      else if (raw.startsWith("")) {
-        if (pair) finishPair(walk2, pair);
-        pair = openPair(walk2, nextPair(), raw.slice(1));
-        expect = "date";
-      } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
-    }
-  };
-  return { push: push2, finish: () => pair && finishPair(walk2, pair) };
-}
-function openPair(walk2, next, commit) {
-  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
-  if (next.first) walk2.projects.set(next.commit, next.parent === null ? [] : walk2.projects.get(next.parent) ?? []);
-  walk2.head = next.commit;
-  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: "", subject: "" } };
-}
-function finishPair(walk2, pair) {
-  if (pair.parent === null) return;
-  const before = governing(walk2.projects.get(pair.parent));
-  if (before !== governing(walk2.projects.get(pair.commit))) walk2.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
-}
-function foldEntry(walk2, pair, entry, file) {
-  const [oldMode = "", newMode = "", oldBlob = "", newBlob = "", status = ""] = entry.slice(1).split(" ");
-  const projectAt3 = walk2.projectIndex.get(file);
-  if (projectAt3 !== void 0) {
-    if (pair.first) {
-      const blobs = [...walk2.projects.get(pair.commit) ?? []];
-      blobs[projectAt3] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
-      walk2.projects.set(pair.commit, blobs);
-    }
-  } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
-    walk2.onVersion({ file, blob: oldBlob, project: governing(walk2.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
-  }
-  return "any";
-}
-function walkWorkingTree(repository, paths, output, walk2) {
-  walk2.head = repository.head ?? void 0;
-  if (walk2.head === void 0) return;
-  const order = Number.MAX_SAFE_INTEGER;
-  const removedBy = workingTreeRemoval();
-  const head = walk2.projects.get(walk2.head) ?? [];
-  const now = [...head];
-  const tokens = output.toString("utf8").split("\0");
-  for (let index = 0; index + 1 < tokens.length; index += 2) {
-    const [oldMode = "", newMode = "", oldBlob = "", , status = ""] = tokens[index].replace(/^\n/, "").slice(1).split(" ");
-    const file = tokens[index + 1];
-    const projectAt3 = walk2.projectIndex.get(file);
-    if (projectAt3 !== void 0) now[projectAt3] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
-    else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
-  }
-  for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync4(path7.join(repository.dir, posix5.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
-  }
-  if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
-}
-
-// src/git/blobs.ts
-function streamBlobs(options) {
-  const checking = [];
-  const reading = [];
-  const contents = startGit(["cat-file", "--batch", "--buffer"], {
-    ...options,
-    onData: batchParser((bytes) => reading.shift()?.(bytes ? { kind: "blob", bytes } : { kind: "missing" }))
-  });
-  let pending = "";
-  const check = startGit(["cat-file", "--batch-check=%(objecttype) %(objectsize)", "--buffer"], {
-    ...options,
-    onData: (chunk) => {
-      const lines2 = (pending + chunk.toString("latin1")).split("\n");
-      pending = lines2.pop() ?? "";
-      const wanted = [];
-      for (const line of lines2) {
-        const asked2 = checking.shift();
-        if (!asked2) continue;
-        const [type, size] = line.split(" ");
-        if (type !== "blob") asked2.onRead({ kind: "missing" });
-        else if (Number(size) > options.maxBytes) asked2.onRead({ kind: "too-large", size: Number(size) });
-        else {
-          reading.push(asked2.onRead);
-          wanted.push(asked2.name);
-        }
-      }
-      if (wanted.length > 0) void contents.write(`${wanted.join("\n")}
-`);
-    }
-  });
-  for (const git of [check, contents]) git.done.catch(() => void 0);
-  let asked = [];
-  const send = () => {
-    if (asked.length > 0) void check.write(`${asked.join("\n")}
-`);
-    asked = [];
-  };
-  return {
-    read(name, onRead) {
-      checking.push({ name, onRead });
-      if (asked.push(name) === 1) setImmediate(send);
-    },
-    async close() {
-      send();
-      check.end();
-      await check.done.finally(() => contents.end());
-      await contents.done;
-    }
-  };
-}
-async function readBlobs(names, options, onBlob) {
-  if (names.length === 0) return;
-  const stream = streamBlobs(options);
-  for (const name of names) stream.read(name, (read) => onBlob(name, read));
-  await stream.close();
-}
-function batchParser(onContent) {
-  let pending = Buffer.alloc(0);
-  let body = null;
-  return (chunk) => {
-    let data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-    pending = Buffer.alloc(0);
-    while (data.length > 0) {
-      if (body === null) {
-        const end = data.indexOf(10);
-        if (end < 0) {
-          pending = Buffer.from(data);
-          return;
-        }
-        const size = Number(data.subarray(0, end).toString("latin1").split(" ")[2]);
-        data = data.subarray(end + 1);
-        if (!Number.isInteger(size)) {
-          onContent(null);
-          continue;
-        }
-        body = { bytes: Buffer.allocUnsafe(size + 1), filled: 0 };
-      }
-      const take = Math.min(body.bytes.length - body.filled, data.length);
-      data.copy(body.bytes, body.filled, 0, take);
-      body.filled += take;
-      data = data.subarray(take);
-      if (body.filled === body.bytes.length) {
-        onContent(body.bytes.subarray(0, body.bytes.length - 1));
-        body = null;
-      }
-    }
-  };
-}
-
-// src/history/versions.ts
-function pastScopeReader(repository, options) {
-  const found = { scopes: /* @__PURE__ */ new Map(), diagnostics: [] };
-  const orders = /* @__PURE__ */ new Map();
-  const readings = /* @__PURE__ */ new Map();
-  const projects = /* @__PURE__ */ new Map([[null, {}]]);
-  const blobs = streamBlobs({ cwd: repository.dir, context: options.context, maxBytes: MAX_FILE_BYTES });
-  const readProject = (blob) => {
-    projects.set(blob, {});
-    blobs.read(blob, (read) => projects.set(blob, projectOf(read)));
-  };
-  const tooLarge4 = /* @__PURE__ */ new Map();
-  const interpret = (reading, read) => {
-    const { version } = reading;
-    reading.keys = [];
-    if (read.kind === "too-large") noteTooLarge(tooLarge4, version, read.size);
-    const decoded = read.kind === "blob" ? decodePolicyBytes(version.file, read.bytes) : null;
-    if (!decoded?.ok) return;
-    const result2 = readVersion(repository, version, decoded.text, projects.get(version.project) ?? {}, options);
-    if ("warning" in result2) {
-      found.diagnostics.push(result2.warning);
-      return;
-    }
-    reading.keys = result2.scopes.map((policy2) => policy2.key);
-    for (const policy2 of result2.scopes) keep(found, orders, policy2, version.order);
-  };
-  return {
-    add(version) {
-      const id = `${version.blob} ${version.project ?? ""}`;
-      const known = readings.get(id);
-      if (known) {
-        newerVersion(found, orders, known, version);
-        return;
-      }
-      const reading = { version, keys: null };
-      readings.set(id, reading);
-      if (!projects.has(version.project) && version.project !== null) readProject(version.project);
-      blobs.read(version.blob, (read) => interpret(reading, read));
-    },
-    async finish() {
-      await blobs.close();
-      for (const large of tooLarge4.values()) found.diagnostics.push(tooLargeWarning(repository, large));
-      return found;
-    }
-  };
-}
-function newerVersion(found, orders, known, version) {
-  if (known.version.order >= version.order) return;
-  known.version = version;
-  for (const key of known.keys ?? []) {
-    const policy2 = found.scopes.get(key);
-    if (policy2) keep(found, orders, { ...policy2, ...version.removedBy ? { removedBy: version.removedBy } : {} }, version.order);
-  }
-}
-function keep(found, orders, policy2, order) {
-  if ((orders.get(policy2.key) ?? -1) >= order) return;
-  orders.set(policy2.key, order);
-  found.scopes.set(policy2.key, policy2);
-}
-function projectOf(read) {
-  const decoded = read.kind === "blob" ? decodePolicyBytes("autojoin-sync.yaml", read.bytes) : null;
-  const parsed = decoded?.ok ? parseProjectSource({ file: "autojoin-sync.yaml", text: decoded.text }, "autojoin-sync.yaml") : null;
-  if (!parsed || parsed.diagnostics.some((d) => d.severity === "error")) return {};
-  const { file: _file, ...config } = parsed.config;
-  return config;
-}
-function readVersion(repository, version, text, project2, options) {
-  const named2 = parsePolicyText({ file: version.file, text }).documents.map(({ data }) => keyOf(data, project2));
-  if (named2.every((key) => key === null || options.isDeclared(key))) return { scopes: [] };
-  const checked2 = parsePolicySources([{ file: shownPath(repository, version.file), text }], { project: project2, secrets: options.secrets });
-  const leaked = checked2.diagnostics.find((d) => d.code === "secret-in-policy");
-  if (leaked) return { warning: secretInHistory(leaked, version) };
-  const scopes = checked2.policies.filter((policy2) => !options.isDeclared(policy2.key));
-  return {
-    scopes: scopes.map((policy2) => ({
-      key: policy2.key,
-      scope: policy2.scope,
-      scopeType: policy2.scopeType,
-      componentId: policy2.componentId,
-      domains: [],
-      source: policy2.source,
-      explicitEmpty: false,
-      ...version.removedBy ? { removedBy: version.removedBy } : {}
-    }))
-  };
-}
-function keyOf(data, project2) {
-  const scopeType = "scopeType" in data ? data.scopeType : project2.defaults?.scopeType;
-  const { scope } = data;
-  return typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? scopeKey({ scopeType, scope }) : null;
-}
-function replacedBy(removedBy) {
-  if (!removedBy) return "the revision";
-  return removedBy.commit === "working-tree" ? "the working tree" : `commit ${removedBy.commit}`;
-}
-function noteTooLarge(tooLarge4, version, size) {
-  const known = tooLarge4.get(version.file);
-  const count2 = (known?.count ?? 0) + 1;
-  tooLarge4.set(version.file, known && known.version.order >= version.order ? { ...known, count: count2 } : { version, size, count: count2 });
-}
-function tooLargeWarning(repository, large) {
-  const limit = `over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
-  const newest = `replaced by ${replacedBy(large.version.removedBy)}`;
-  return {
-    file: shownPath(repository, large.version.file),
-    line: 1,
-    column: 1,
-    severity: "warning",
-    code: "history-file-too-large",
-    message: large.count === 1 ? `the version of this file ${newest} is ${large.size} bytes, ${limit}: it declares nothing, so pruning cannot see its scopes` : `${large.count} versions of this file in git history are ${limit} (the newest, ${newest}, is ${large.size} bytes): they declare nothing, so pruning cannot see their scopes`
-  };
-}
-function secretInHistory(leaked, version) {
-  return {
-    ...leaked,
-    severity: "warning",
-    code: "secret-in-history",
-    message: `the version of this file replaced by ${replacedBy(version.removedBy)}: ${leaked.message}; that version declares nothing, and none of it is shown (the secret stays in git history: rotate it)`
-  };
-}
-async function readPolicySourcesAt(rev, paths, cwd) {
-  const context = `git revision ${rev}`;
-  checkRevision(rev, context);
-  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, context);
-  const historical = repository && historyPaths(repository, paths);
-  if (!repository || !historical) return [];
-  const files = /* @__PURE__ */ new Map();
-  for (const { blob, file } of await versionsAt(repository, rev, historical, { order: 0, context })) files.set(blob, [...files.get(blob) ?? [], file]);
-  const sources = [];
-  await readBlobs([...files.keys()], { cwd: repository.dir, context, maxBytes: MAX_FILE_BYTES }, (blob, read) => {
-    const decoded = read.kind === "blob" ? decodePolicyBytes(blob, read.bytes) : null;
-    if (decoded?.ok) for (const file of files.get(blob) ?? []) sources.push({ file: shownPath(repository, file), text: decoded.text });
-  });
-  return sources.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-
-// src/history/prune.ts
-var NOTHING_PRUNED = { pruned: [], diagnostics: [] };
-function pruneSetting(project2) {
-  const setting = project2.prune;
-  return typeof setting === "boolean" ? setting : setting?.history;
-}
-async function findPruned(request2, context, declared) {
-  let found;
-  if (request2.from !== void 0) found = await prunedSince(request2.from, context, declared);
-  else if (request2.history) found = await prunedFromHistory(context, declared);
-  else return NOTHING_PRUNED;
-  const kept = keptScopes(context.project);
-  const elsewhere = await notDeclaredElsewhere(found.pruned.filter((policy2) => !kept.has(policy2.key)), context);
-  return { ...found, pruned: elsewhere.pruned, outside: elsewhere.outside };
-}
-async function undeclaredInHistory(context, declared) {
-  try {
-    const { pruned } = await findPruned({ history: true }, context, declared);
-    return pruned.map((policy2) => policy2.key).sort();
-  } catch (error4) {
-    if (error4 instanceof GitRevisionError) return null;
-    throw error4;
-  }
-}
-async function prunedFromHistory(context, declared) {
-  const repository = await openRepository(context.paths, context.cwd, "pruning");
-  const paths = repository && historyPaths(repository, context.paths);
-  if (!repository || !paths) return NOTHING_PRUNED;
-  const reader = pastReader(repository, context, declared, "pruning");
-  try {
-    await readReplacedVersions(repository, paths, (version) => reader.add(version));
-  } catch (error4) {
-    await reader.finish().catch(() => void 0);
-    throw error4;
-  }
-  const past = await reader.finish();
-  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
-}
-async function prunedSince(rev, context, declared) {
-  const what = wordHint(hint("pruneFrom", rev));
-  checkRevision(rev, wordHint(hint("pruneFrom")));
-  if (isNullRevision(rev)) return NOTHING_PRUNED;
-  const repository = await openRepository(context.paths, context.cwd, what);
-  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
-  const paths = historyPaths(repository, context.paths);
-  if (!paths) return NOTHING_PRUNED;
-  const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
-  const reader = pastReader(repository, context, declared, what);
-  versions.forEach((version) => reader.add(version));
-  const past = await reader.finish();
-  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
-}
-function pastReader(repository, context, declared, what) {
-  return pastScopeReader(repository, { secrets: context.secrets ?? [], isDeclared: (key) => declared.has(key), context: what });
-}
-async function notDeclaredElsewhere(candidates, context) {
-  if (candidates.length === 0) return { pruned: candidates, outside: [] };
-  const files = await policyFilesOutside(context.paths, context.cwd);
-  if (files.length === 0) return { pruned: candidates, outside: [] };
-  const { sources } = await readPolicySources(files, context.cwd);
-  const where2 = /* @__PURE__ */ new Map();
-  for (const source of sources) {
-    for (const { key, line } of keysReadable(source, candidates, context.project)) {
-      if (!where2.has(key)) where2.set(key, { key, file: shownPath2(source.file, context.cwd), line });
-    }
-  }
-  const outside = [...where2.values()].filter(({ key }) => candidates.some((policy2) => policy2.key === key));
-  return { pruned: candidates.filter((policy2) => !where2.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
-}
-function shownPath2(file, cwd) {
-  const relative2 = path8.relative(cwd, path8.resolve(cwd, file));
-  return relative2.split(path8.sep).join("/");
-}
-async function policyFilesOutside(paths, cwd) {
-  const root = await repositoryRoot(path8.resolve(cwd)) ?? cwd;
-  const given = paths.map((given2) => path8.resolve(cwd, given2));
-  if (given.some((covered) => isInside(covered, root))) return [];
-  const { files } = await discoverPolicyFiles([root], cwd);
-  return files.filter((file) => !given.some((covered) => isInside(covered, path8.resolve(cwd, file))));
-}
-function keysReadable(source, candidates, project2) {
-  const parsed = parsePolicyText(source);
-  const named2 = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project2), scope: data.scope, line: start.line }));
-  const keys = named2.flatMap(({ key, line }) => key === null ? [] : [{ key, line }]);
-  if (parsed.diagnostics.length === 0 && named2.every(({ key, scope }) => key !== null || scope === void 0)) return keys;
-  const mentioned = scopesNamed(source.text);
-  return [...keys, ...candidates.flatMap((policy2) => {
-    const line = mentioned.get(policy2.scope);
-    return line === void 0 ? [] : [{ key: policy2.key, line }];
-  })];
-}
-function scopesNamed(text) {
-  const documents = (0, import_yaml4.parseAllDocuments)(text);
-  const named2 = /* @__PURE__ */ new Map();
-  for (const document of Array.isArray(documents) ? documents : []) {
-    if (!(0, import_yaml4.isMap)(document.contents)) continue;
-    for (const pair of document.contents.items) {
-      if (!(0, import_yaml4.isScalar)(pair.key) || pair.key.value !== "scope" || !(0, import_yaml4.isScalar)(pair.value)) continue;
-      const offset = pair.key.range[0];
-      named2.set(String(pair.value.value), text.slice(0, offset).split("\n").length);
-    }
-  }
-  return named2;
-}
-function keptScopes(project2) {
-  const keep2 = typeof project2.prune === "object" ? project2.prune.keep ?? [] : [];
-  return new Set(keep2.map((entry) => scopeKey(parseScopeKey(entry))));
-}
-
-// src/dns/types.ts
-var VERIFICATION_PREFIX = "autojoin-sync-verification=";
-
-// src/dns/classify.ts
-function nextLookup(answers, verifying) {
-  if (!answers.MX) return "MX";
-  if (Object.values(answers).some((answer) => answer.kind === "nxdomain" || answer.kind === "unanswered")) return null;
-  if (verifying && !answers.TXT) return "TXT";
-  if (receivesMail(answers) !== void 0) return null;
-  if (!answers.A) return "A";
-  if (!answers.AAAA) return "AAAA";
-  return null;
-}
-function receivesMail(answers) {
-  const mail = [answers.MX, answers.A, answers.AAAA];
-  if (mail.some((answer) => answer?.kind === "records")) return true;
-  return mail.every((answer) => answer?.kind === "nodata") ? false : void 0;
-}
-function classifyDomain(domain, answers, judgement) {
-  if (Object.values(answers).some((answer) => answer.kind === "nxdomain")) {
-    return [{ severity: "error", code: "dns-nxdomain", message: `${domain} does not exist in DNS (NXDOMAIN): whoever registers it can join` }];
-  }
-  const findings = [];
-  const mail = receivesMail(answers);
-  if (mail === false) {
-    findings.push({ severity: "warning", code: "dns-no-mail", message: `${domain} has no MX and no A/AAAA record: it receives no mail` });
-  } else if (mail === void 0) {
-    findings.push(unanswered(domain, pick(answers, ["MX", "A", "AAAA"]), judgement.strict));
-  }
-  if (judgement.token !== void 0) findings.push(...verification(domain, answers.TXT, judgement));
-  return findings;
-}
-function verification(domain, txt, judgement) {
-  if (txt?.kind === "unanswered") return [unanswered(domain, { TXT: txt }, judgement.strict)];
-  const wanted = `${VERIFICATION_PREFIX}${judgement.token ?? ""}`;
-  if (txt?.kind === "records" && txt.values.includes(wanted)) return [];
-  const message = `${domain} does not publish the TXT record "${wanted}": no proof that the organization controls it`;
-  return [{ severity: "error", code: "dns-unverified", message }];
-}
-function unanswered(domain, answers, strict) {
-  const failed = Object.entries(answers).filter((entry) => entry[1].kind === "unanswered");
-  const reasons = failed.map(([type, answer]) => [type, answer.reason]);
-  const timedOut = reasons.some(([, reason]) => reason === "timeout" || reason === "deadline");
-  const code = timedOut ? "dns-timeout" : "dns-unanswered";
-  const why = reasons.map(([type, reason]) => `${type}: ${REASONS[reason] ?? reason}`).join(", ");
-  const message = `no answer about ${domain} (${why || "not looked up"}), so it could not be checked`;
-  return { severity: strict ? "error" : "warning", code, message };
-}
-var REASONS = {
-  timeout: "timed out",
-  deadline: "the DNS check ran out of time first",
-  servfail: "SERVFAIL",
-  refused: "REFUSED"
+// src/git/ancestry.ts
+var AllSeen = class extends Error {
 };
-function pick(answers, types) {
-  const picked = {};
-  for (const type of types) {
-    const answer = answers[type];
-    if (answer) picked[type] = answer;
-  }
-  return picked;
-}
-
-// src/dns/place-findings.ts
-import path9 from "node:path";
-async function placeFindings(policies, findings, cwd) {
-  const affected = policies.filter((policy2) => policy2.domains.some((domain) => findings.has(domain)));
-  const documents = await documentsOf(affected, cwd);
-  const diagnostics = [];
-  for (const policy2 of affected) {
-    const entries = entryPositions(documents.get(startKey(policy2.source)), findings);
-    for (const domain of policy2.domains) {
-      for (const finding of findings.get(domain) ?? []) {
-        diagnostics.push(diagnosticAt(entries.get(domain) ?? policy2.source, finding.severity, finding.code, finding.message));
-      }
+async function ancestryOf(dir, commits) {
+  const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
+  const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
+  const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
+  if (pending.size === 0) return { notAncestors, shallow: false };
+  let rest = "";
+  const git = startGit(["rev-list", "HEAD"], {
+    cwd: dir,
+    context: "ownership markers",
+    onData: (chunk) => {
+      const lines2 = (rest + chunk.toString("latin1")).split("\n");
+      rest = lines2.pop() ?? "";
+      for (const line of lines2) pending.delete(line);
+      if (pending.size === 0) throw new AllSeen();
     }
-  }
-  return diagnostics;
-}
-async function documentsOf(policies, cwd) {
-  const files = [...new Set(policies.map((policy2) => policy2.source.file))];
-  const { sources } = await readPolicySources(files.map((file) => path9.resolve(cwd, file)), cwd);
-  const documents = /* @__PURE__ */ new Map();
-  for (const source of sources) {
-    for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
-  }
-  return documents;
-}
-function startKey(pos) {
-  return `${pos.file}\0${pos.line}\0${pos.column}`;
-}
-function entryPositions(document, findings) {
-  const positions = /* @__PURE__ */ new Map();
-  const entries = document?.data.domains;
-  if (!document || !Array.isArray(entries)) return positions;
-  entries.forEach((entry, index) => {
-    const raw = domainOf(entry);
-    if (raw === void 0) return;
-    const domain = normalizeDomain(raw);
-    if (findings.has(domain) && !positions.has(domain)) positions.set(domain, locate(document, ["domains", index]));
   });
-  return positions;
-}
-function domainOf(entry) {
-  if (typeof entry === "string") return entry;
-  const named2 = entry?.domain;
-  return typeof named2 === "string" ? named2 : void 0;
-}
-
-// src/dns/resolver.ts
-import { promises as dns } from "node:dns";
-function createLookup(options) {
-  const resolver = new dns.Resolver({ timeout: Math.max(50, Math.floor(options.timeoutMs / 2)), tries: 2 });
-  if (options.servers.length > 0) resolver.setServers([...options.servers]);
-  const waiting = /* @__PURE__ */ new Set();
-  let expired = false;
-  return {
-    async lookup(name, type) {
-      if (expired) return DEADLINE;
-      return settle(query(resolver, name, type), options.timeoutMs, waiting);
-    },
-    expire() {
-      expired = true;
-      for (const end of waiting) end(DEADLINE);
-      resolver.cancel();
-    },
-    close: () => resolver.cancel()
-  };
-}
-var DEADLINE = { kind: "unanswered", reason: "deadline" };
-async function query(resolver, name, type) {
-  try {
-    return { kind: "records", values: await recordsOf(resolver, name, type) };
-  } catch (error4) {
-    return answerOf(error4.code);
-  }
-}
-async function recordsOf(resolver, name, type) {
-  switch (type) {
-    case "MX":
-      return (await resolver.resolveMx(name)).map((mx) => mx.exchange);
-    case "A":
-      return resolver.resolve4(name);
-    case "AAAA":
-      return resolver.resolve6(name);
-    case "TXT":
-      return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));
-  }
-}
-function answerOf(code) {
-  switch (code) {
-    case dns.NODATA:
-      return { kind: "nodata" };
-    case dns.NOTFOUND:
-      return { kind: "nxdomain" };
-    case dns.TIMEOUT:
-      return { kind: "unanswered", reason: "timeout" };
-    case dns.SERVFAIL:
-      return { kind: "unanswered", reason: "servfail" };
-    case dns.REFUSED:
-      return { kind: "unanswered", reason: "refused" };
-    case dns.CANCELLED:
-      return DEADLINE;
-    default:
-      return { kind: "unanswered", reason: code ?? "unknown error" };
-  }
-}
-function settle(answer, timeoutMs, waiting) {
-  return new Promise((resolve8) => {
-    const done = (value) => {
-      clearTimeout(timer);
-      waiting.delete(done);
-      resolve8(value);
-    };
-    const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
-    waiting.add(done);
-    void answer.then(done);
+  git.end();
+  await git.done.catch((error4) => {
+    if (!(error4 instanceof AllSeen)) throw error4;
   });
+  pending.delete(rest);
+  for (const commit of pending) notAncestors.add(commit);
+  return { notAncestors, shallow: pending.size > 0 && await isShallow(dir) };
+}
+async function isShallow(dir) {
+  const answer = await runGit(["rev-parse", "--is-shallow-repository"], { cwd: dir, context: "ownership markers" });
+  return answer.toString("utf8").trim() === "true";
 }
 
-// src/dns/check-domains.ts
-function startDnsCheck(settings, options) {
-  const pool = startDomainPool(settings, options.lookup);
-  return {
-    add: (policy2) => {
-      for (const domain of policy2.domains) pool.add(domain);
-    },
-    async finish(policies) {
-      const findings = await pool.drain();
-      return findings.size === 0 ? [] : placeFindings(policies, findings, options.cwd);
-    }
-  };
-}
-function checkPoliciesOverDns(policies, settings, options) {
-  const check = startDnsCheck(settings, options);
-  for (const policy2 of policies) check.add(policy2);
-  return check.finish(policies);
-}
-function startDomainPool(settings, given) {
-  const lookup = given ?? createLookup(settings);
-  const seen = /* @__PURE__ */ new Set();
-  const queue = [];
-  let next = 0;
-  let active = 0;
-  const findings = /* @__PURE__ */ new Map();
-  const running = /* @__PURE__ */ new Set();
-  const deadline2 = setTimeout(() => lookup.expire(), settings.deadlineMs);
-  deadline2.unref();
-  const work = async () => {
-    try {
-      while (next < queue.length) {
-        const domain = queue[next++];
-        const answers = await lookUpDomain(lookup, domain, settings.token !== void 0);
-        const found = classifyDomain(domain, answers, { token: settings.token, strict: settings.strict });
-        if (found.length > 0) findings.set(domain, found);
-      }
-    } finally {
-      active -= 1;
-    }
-  };
-  return {
-    add(domain) {
-      if (seen.has(domain)) return;
-      seen.add(domain);
-      queue.push(domain);
-      if (active >= settings.concurrency) return;
-      active += 1;
-      const worker = work();
-      running.add(worker);
-      const done = () => running.delete(worker);
-      void worker.then(done, done);
-    },
-    async drain() {
-      try {
-        while (running.size > 0) await Promise.all(running);
-      } finally {
-        clearTimeout(deadline2);
-        lookup.close();
-      }
-      return findings;
-    }
-  };
-}
-async function lookUpDomain(lookup, domain, verifying) {
-  const answers = {};
-  for (let type = nextLookup(answers, verifying); type !== null; type = nextLookup(answers, verifying)) {
-    answers[type] = await lookup.lookup(domain, type);
-  }
-  return answers;
+// src/plan/run-owners.ts
+function movesFrom(from, owner, runOwners = /* @__PURE__ */ new Set()) {
+  return from !== owner && (from === DEFAULT_OWNER || runOwners.has(from));
 }
 
-// src/dns/servers.ts
-import { promises as dns2 } from "node:dns";
-import { isIP as isIP2, isIPv6 } from "node:net";
-var DnsServerError = class extends Error {
-};
-async function resolveServerAddress(text, where2) {
-  const { host, port } = splitServer(text.trim(), where2);
-  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where2);
-  if (port === void 0) return ip;
-  return isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
+// src/plan/history-place.ts
+function markerCommitsToCheck(markers, owner, runOwners) {
+  const commits = /* @__PURE__ */ new Set();
+  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner, runOwners))) commits.add(marker.commit);
+  return commits;
 }
-function splitServer(text, where2) {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/u.exec(text);
-  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where2, true);
-  if (isIPv6(text)) return { host: text };
-  const plain = /^([A-Za-z0-9.-]+)(?::(\d+))?$/u.exec(text);
-  if (plain) return checked(plain[1] ?? "", plain[2], text, where2, false);
-  throw invalid(text, where2);
-}
-function checked(host, port, text, where2, ipv6) {
-  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where2);
-  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where2);
-  return port === void 0 ? { host } : { host, port: String(Number(port)) };
-}
-function invalid(text, where2) {
-  return new DnsServerError(`${where2}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
-}
-async function lookUpHost(host, text, where2) {
-  try {
-    return (await dns2.lookup(host)).address;
-  } catch (error4) {
-    throw new DnsServerError(`${where2}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
-  }
-}
-
-// src/run/dns.ts
-var DNS_CONCURRENCY = 32;
-var DEFAULT_TIMEOUT_SECONDS = 5;
-var DEFAULT_DEADLINE_SECONDS = 120;
-function dnsConfig(request2, project2, env) {
-  const dns3 = project2.dns ?? {};
-  const asked = request2.dns === true || request2.strict === true || (request2.servers?.length ?? 0) > 0;
-  if (!asked && dns3.check !== true) return null;
-  const { where: where2, servers } = serverSource(request2, project2, env);
-  return {
-    servers: [...servers],
-    serversFrom: where2,
-    ...dns3.verify === "txt" && dns3.token !== void 0 ? { token: dns3.token } : {},
-    strict: request2.strict === true || dns3.strict === true,
-    timeoutMs: (dns3.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1e3,
-    deadlineMs: (dns3.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS) * 1e3,
-    concurrency: DNS_CONCURRENCY
-  };
-}
-async function resolveDnsServers(settings) {
-  if (settings === null) return null;
-  try {
-    return { ...settings, servers: await Promise.all(settings.servers.map((server) => resolveServerAddress(server, settings.serversFrom))) };
-  } catch (error4) {
-    throw error4 instanceof DnsServerError ? new RunError(error4.message) : error4;
-  }
-}
-function serverSource(request2, project2, env) {
-  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
-  const configured = project2.dns?.servers ?? [];
-  if (configured.length > 0) return { where: `dns.servers in ${projectFileName()}`, servers: configured };
-  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
-  return { where: "AUTOJOIN_DNS_SERVERS", servers: fromEnv };
-}
-async function checkDns(policies, settings, options) {
-  if (settings === null || policies.length === 0) return [];
-  return (await checkPoliciesOverDns(policies, settings, options)).sort(compareDiagnostics);
-}
-function dnsBeforeRead(settings, cwd) {
-  return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
-}
-function dnsWhileLoading(settings, cwd) {
-  if (settings === null) return { finish: () => Promise.resolve([]) };
-  const check = startDnsCheck(settings, { cwd });
-  return { onChecked: (policy2) => check.add(policy2), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
-}
-
-// src/service/defaults.ts
-var DEFAULT_CONCURRENCY = 16;
-var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
-
-// src/run/projects.ts
-function projectScopes(context) {
-  return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
-}
-function projectName(project2, base) {
-  return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
-}
-function oneProjectAtATime(command, projects) {
-  const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
-  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
-  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
-}
-function oneTarget(settings, projects, sources) {
-  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
-  const named2 = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
-  const first = named2[0];
-  if (first === void 0) return settings;
-  const other = named2.find((one) => sameUrl(one.url) !== sameUrl(first.url));
-  if (settings.baseUrl !== void 0 || settings.emulator) {
-    if (other === void 0) return settings;
-    const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
-    return { ...settings, targetNotice: `the baseUrl of ${named2.map((one) => one.name).join(", ")} ${named2.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
-  }
-  if (other !== void 0) {
-    throw new RunError(
-      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
-    );
-  }
-  return { ...settings, baseUrl: first.url, baseUrlFrom: named2.map((one) => one.name).join(", ") };
-}
-function sameUrl(url) {
-  return url.trim().replace(/\/+$/u, "");
-}
-function invalidProjects(invalid2, seeWhere = "see above") {
-  return new RunError(`${invalid2.map((one) => one.name).join(", ")} ${invalid2.length === 1 ? "is" : "are"} invalid (${seeWhere}); nothing else was checked`);
-}
-function projectWithPlan() {
-  return new RunError(worded`${hint("project")} selects the policy files a run reads; a saved plan (${hint("planFile")}) records its own project file: leave ${hint("project")} out`);
-}
-
-// src/run/ci.ts
-var CI_VARIABLES = [
-  "CONTINUOUS_INTEGRATION",
-  "BUILD_ID",
-  "BUILD_NUMBER",
-  "CI_NAME",
-  "RUN_ID",
-  "GITHUB_ACTIONS",
-  "GITLAB_CI",
-  "TF_BUILD",
-  // Azure Pipelines
-  "JENKINS_URL",
-  "HUDSON_URL",
-  "BUILDKITE",
-  "CIRCLECI",
-  "TRAVIS",
-  "TEAMCITY_VERSION",
-  "BITBUCKET_BUILD_NUMBER",
-  "CODEBUILD_BUILD_ID",
-  // AWS CodeBuild
-  "APPVEYOR",
-  "DRONE",
-  "SEMAPHORE",
-  "bamboo_planKey",
-  "GO_PIPELINE_LABEL",
-  // GoCD
-  "CF_BUILD_ID",
-  // Codefresh
-  "HARNESS_BUILD_ID",
-  "WOODPECKER_CI",
-  "VERCEL",
-  "NETLIFY"
-];
-function ciVariable(env) {
-  const ci = env.CI?.trim();
-  if (ci !== void 0 && ci !== "" && ci !== "false" && ci !== "0") return "CI";
-  return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
-}
-
-// src/run/env-settings.ts
-function todayOf(env) {
-  try {
-    return today(env);
-  } catch (error4) {
-    throw new RunError(error4.message);
-  }
-}
-function readFromEnv(env) {
-  for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
-    const value = nonEmpty(env[name])?.trim();
-    if (value === void 0) continue;
-    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(", ")}, got "${value}"`);
-    return value;
-  }
-  return void 0;
-}
-function timeoutFromEnv(env) {
-  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
-  if (raw === void 0) return void 0;
-  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
-  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
-  return parsed;
-}
-function firstSet(candidates) {
-  return candidates.find((candidate) => candidate[1] !== void 0);
-}
-function nonEmpty(value) {
-  return value === void 0 || value.trim() === "" ? void 0 : value;
-}
-function notifyEnvOf(env) {
-  const facts = ["GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_SERVER_URL", "GITHUB_RUN_ID"];
-  return Object.fromEntries(Object.entries(env).filter((entry) => entry[1] !== void 0 && (entry[0].startsWith("AUTOJOIN_NOTIFY_") || facts.includes(entry[0]))));
-}
-
-// src/run/project-settings.ts
-import path10 from "node:path";
-async function projectContexts(sources) {
-  const { run: run2 } = sources;
-  if (run2.projects.length < 2) return [];
-  return Promise.all(
-    run2.projects.map(async (project2) => {
-      const place = projectPlace(run2, project2, sources.cwd);
-      const own = sources.settingsOf(place, project2);
-      const recorded = sources.saved?.find((one) => one.name === project2.name);
-      const limits = recorded ? { ...recorded.limits, ...sources.flagLimits } : own.limits;
-      const { baseUrl: _url, baseUrlFrom: _from, projectBaseUrlIgnored: _ignored, ...rest } = own;
-      return {
-        ...run2,
-        ...rest,
-        // One target per run: the run's, never a project file's.
-        ...pick2(run2, ["baseUrl", "baseUrlFrom", "projectBaseUrlIgnored", "targetNotice", "emulator"]),
-        projects: [project2],
-        limits,
-        dns: project2.dns ?? null,
-        projectRecord: await projectRecordOf(project2.projectFile, run2.base),
-        ...run2.head === void 0 ? {} : { head: run2.head }
-      };
-    })
-  );
-}
-function projectPlace(run2, project2, cwd) {
-  const { base } = run2;
-  const nested = run2.projects.some((other) => other !== project2 && isInside(project2.dir, other.dir));
-  const covered = run2.paths.some((one) => isInside(path10.resolve(base, one), project2.dir));
-  const paths = project2.projectFile !== void 0 && !nested && covered ? [relativePosix(base, project2.dir) || "."] : project2.files.map((file) => relativePosix(base, path10.resolve(cwd, file)) || ".");
-  const { notice: _notice, ...place } = run2;
-  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile } };
-}
-function pick2(from, keys) {
-  const out = {};
-  for (const key of keys) if (from[key] !== void 0) out[key] = from[key];
-  return out;
-}
-
-// src/run/saved-projects.ts
-import { existsSync as existsSync5 } from "node:fs";
-import path11 from "node:path";
-async function savedProjectsPlace(cwd, saved) {
-  const root = await repositoryRoot(cwd) ?? path11.resolve(cwd);
-  for (const project2 of saved.projects) {
-    if (project2.projectFile !== null) checkSavedProject(project2.projectFile, await projectHereFor(project2.projectFile, cwd), saved.file);
-  }
-  const recorded = new Map(saved.projects.map((project2) => [project2.name, project2]));
-  for (const source of saved.sources) {
-    const project2 = recorded.get(source.project);
-    const nearest = nearestProjectFile2(path11.resolve(root, source.file), root);
-    const now = nearest === null ? null : relativePosix(root, nearest);
-    const then = project2?.projectFile?.path ?? null;
-    if (now !== then) {
-      throw new RunError(
-        `${saved.file} was made with ${source.file} under ${then ?? "no project file"}, but its nearest project file here is ${now ?? "none"}; its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
-      );
-    }
-  }
-  const roots = [...new Set(saved.projects.map((project2) => path11.resolve(root, project2.root)))];
-  const place = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
-  const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
-  return { ...place, projects };
-}
-function savedProjects(plan2) {
-  return plan2.projects === void 0 ? {} : { projects: plan2.projects, sources: savedSources(plan2) };
-}
-function savedSources(plan2) {
-  const entries = [...plan2.changes, ...plan2.drift];
-  return entries.flatMap((entry) => entry.source === void 0 || entry.project === void 0 || "reason" in entry && entry.reason === "pruned" ? [] : [{ file: entry.source.file, project: entry.project }]);
-}
-function nearestProjectFile2(file, top) {
-  for (let at = path11.dirname(file); ; at = path11.dirname(at)) {
-    const candidate = path11.join(at, PROJECT_FILE);
-    if (existsSync5(candidate)) return candidate;
-    if (at === top || !isInside(top, at) || path11.dirname(at) === at) return null;
-  }
-}
-
-// src/run/settings.ts
-async function resolveSettings(sources) {
-  const { place, project: project2, projects: found } = await resolvePlace(sources);
-  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
-  const settings = { ...oneTarget(settingsFrom(place, project2, sources), projects, sources), projects };
-  if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
-  const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
-  const head = await headCommit(place.base);
-  const run2 = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head) };
-  const perProject = await projectContexts({
-    run: run2,
-    cwd: sources.cwd,
-    settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
-    ...sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}
-  });
-  useRunOwners(perProject.map((one) => one.owner));
-  return perProject.length === 0 ? run2 : { ...run2, perProject };
-}
-function definedOnly(limits, flags) {
-  return {
-    ...defined("maxRemovals", flags.maxRemovals),
-    ...defined("maxRemovalPercent", flags.maxRemovalPercent),
-    ...flags.allowEmpty ? { allowEmpty: limits.allowEmpty } : {}
-  };
-}
-async function resolvePlace(sources) {
-  if (sources.saved && sources.projectFile !== void 0) throw projectWithPlan();
-  const saved = sources.saved;
-  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
-  if (place.notice !== void 0) sources.notice?.(place.notice);
-  const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
-  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
-  const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
-  const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
-  if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
-  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects);
-  const one = projects.length === 1 ? projects[0] : void 0;
-  if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
-  return { place, project: one?.config ?? {}, projects };
-}
-async function savedPlace(cwd, saved) {
-  const recorded = saved.context.projectFile;
-  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
-  const here = await savedRunHere(cwd, recorded);
-  const projectFile = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
-  const { projectFile: _found, ...rest } = here;
-  return { ...rest, ...projectFile === void 0 ? {} : { projectFile } };
-}
-function settingsFrom(place, project2, sources) {
-  const { flags, env } = sources;
-  const baseUrl = firstSet([
-    ["input base-url", flags.baseUrl],
-    ["AUTOJOIN_BASE_URL", nonEmpty(env.AUTOJOIN_BASE_URL)],
-    ["VORTEX_API_BASE_URL", nonEmpty(env.VORTEX_API_BASE_URL)],
-    [PROJECT_FILE, sources.trustProjectBaseUrl === false ? void 0 : project2.baseUrl]
-  ]);
-  const apiKey = firstSet([
-    ["input api-key", flags.apiKey],
-    ["AUTOJOIN_API_KEY", nonEmpty(env.AUTOJOIN_API_KEY)],
-    ["VORTEX_API_KEY", nonEmpty(env.VORTEX_API_KEY)]
-  ]);
-  return {
-    ...place,
-    project: project2,
-    owner: project2.owner ?? DEFAULT_OWNER,
-    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project2.read ?? project2.listing ?? DEFAULT_READ_MODE,
-    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
-    requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1e3,
-    emulator: flags.emulator ?? false,
-    ...baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {},
-    ...sources.trustProjectBaseUrl === false ? { projectBaseUrlIgnored: true } : {},
-    ...apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {},
-    ...defined("accessToken", nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
-    // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
-    secrets: configuredSecrets(flags.apiKey ? { ...env, AUTOJOIN_API_KEY: flags.apiKey } : env),
-    limits: {
-      maxRemovals: flags.maxRemovals ?? project2.safety?.maxRemovals,
-      maxRemovalPercent: flags.maxRemovalPercent ?? project2.safety?.maxRemovalPercent,
-      allowEmpty: flags.allowEmpty ?? false
-    },
-    ...defined("prune", flags.prune ?? pruneSetting(project2)),
-    // In a pull request the project file names no resolver either: the plan trusts its answers.
-    dns: projectDns(project2, sources),
-    projectRecord: null,
-    today: todayOf(env),
-    now: planMoment(env).toISOString(),
-    ci: ciVariable(env),
-    notifyEnv: notifyEnvOf(env)
-  };
-}
-function projectDns(project2, sources) {
-  return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project2) : project2, sources.env);
-}
-function withoutResolvers(project2) {
-  if (project2.dns?.servers === void 0) return project2;
-  const { servers: _servers, ...dns3 } = project2.dns;
-  return { ...project2, dns: dns3 };
-}
-function defined(name, value) {
-  return value === void 0 ? {} : { [name]: value };
-}
-
-// src/action/action-settings.ts
-import { resolve } from "node:path";
-
-// src/plan/types.ts
-var PLAN_FORMAT_VERSION = 5;
-
-// src/plan/diff.ts
-function declaredDesired(policy2) {
-  return { policy: policy2, domains: comparableDomains(policy2.domains), reason: "declared", explicitEmpty: policy2.explicitEmpty };
-}
-function prunedDesired(policy2) {
-  return { policy: policy2, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy2.removedBy };
-}
-function compareScope(desired, live, owner = DEFAULT_OWNER) {
-  const after = desired.domains;
-  if (!live?.autojoin) {
-    const owned2 = live && after.length > 0 ? ownerChange(live, owner) : null;
-    return after.length > 0 ? makeChange("create", desired, [], after, void 0, owned2 ? [owned2] : []) : null;
-  }
-  const before = comparableDomains(live.domains);
-  const owned = ownerChange(live, owner);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
-  const fields = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
-  if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange("update", desired, sharedWith(before, after), after, live, fields);
-}
-function sharedWith(before, after) {
-  for (let i = 0, j = 0; i < before.length && j < after.length; ) {
-    const order = compareStrings(before[i], after[j]);
-    if (order === 0) before[i++] = after[j++];
-    else if (order < 0) i++;
-    else j++;
-  }
-  return before;
-}
-function replaceScope(desired, live) {
-  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== "declared") return null;
-  return makeChange("update", { ...desired, reason: "replaced" }, sharedWith(comparableDomains(live.domains), desired.domains), desired.domains, live);
-}
-function forcedUpdate(desired, live, fields) {
-  const before = comparableDomains(live.domains);
-  return makeChange("update", desired, before, before, live, fields);
-}
-function withAfter(change, after) {
-  const { added, removed } = domainDelta({ before: change.before, after });
-  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
-  const aimed = [...after];
-  if (aimed.length === 0) return { ...change, kind: "clear", after: aimed };
-  return change.kind === "clear" ? { ...change, kind: "update", after: aimed } : { ...change, after: aimed };
-}
-function makeChange(kind, desired, before, after, live, fields = []) {
-  const { policy: policy2 } = desired;
-  const common = {
-    key: policy2.key,
-    scope: policy2.scope,
-    scopeType: policy2.scopeType,
-    componentId: policy2.componentId,
-    before,
-    after,
-    reason: desired.reason,
-    source: policy2.source,
-    explicitEmpty: desired.explicitEmpty
-  };
-  const change = { kind, ...common };
-  if (policy2.scopeName !== void 0) change.scopeName = policy2.scopeName;
-  if (policy2.metadata !== void 0) change.metadata = policy2.metadata;
-  const kept = keptMetadataOf(live, policy2.metadata);
-  if (kept !== void 0) change.keptMetadata = kept;
-  if (desired.removedBy) change.removedBy = desired.removedBy;
-  if (change.kind !== "create" && live?.autojoin) change.autojoin = live.autojoin;
-  if (fields.length > 0) change.fieldChanges = fields;
-  const reasons = expiryReasons(policy2, domainDelta(change).removed);
-  if (reasons.length > 0) change.removalReasons = reasons;
-  return change;
-}
-function expiryReasons(policy2, removed) {
-  if (!policy2.expired || removed.length === 0) return [];
-  const gone = new Set(removed);
-  return policy2.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
-}
-
-// src/plan/drift.ts
-function liveStateLike(base, live) {
-  const state = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
-  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
-  if (base.metadata !== void 0) state.metadata = pickMetadata(live.metadata, Object.keys(base.metadata));
-  return state;
-}
-function liveAsWritten(desired, live, marker) {
-  if (!marker.digest || !live.autojoin) return null;
-  const plain = { scopeType: desired.scopeType, scope: desired.scope, componentId: live.componentId ?? desired.componentId, domains: live.domains };
-  const names = live.scopeName === void 0 || live.scopeName === null ? [void 0] : [void 0, live.scopeName];
-  const metadata = marker.keys === void 0 ? [void 0] : [void 0, pickMetadata(live.metadata, marker.keys)];
-  for (const scopeName of names) {
-    for (const managed of metadata) {
-      const state = writtenStateOf({ ...plain, ...scopeName === void 0 ? {} : { scopeName }, ...managed === void 0 ? {} : { metadata: managed } });
-      if (stateDigest(state) === marker.digest) return state;
-    }
-  }
-  return null;
-}
-function classifyDrift(sides) {
-  const filesChanged = (sides.desiredDigest ?? stateDigest(sides.desired)) !== sides.marker.digest;
-  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
-  if (base === null) return { origin: "change" };
-  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
-  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
-  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
-  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
-}
-function attribute(desired, live, base) {
-  const files = new Set(comparableDomains(desired.domains));
-  const now = new Set(comparableDomains(live.domains));
-  const was = new Set(comparableDomains(base.domains));
-  const outside = { added: [], removed: [], fields: [] };
-  let repository = 0;
-  if (live.componentId !== desired.componentId) {
-    if (base.componentId === desired.componentId) outside.fields.push({ field: "componentId", before: base.componentId, after: live.componentId });
-    else repository += 1;
-  } else if (base.componentId !== desired.componentId) repository += 1;
-  for (const domain of comparableDomains([...files, ...now])) {
-    if (files.has(domain) === now.has(domain)) continue;
-    if (now.has(domain) === was.has(domain)) repository += 1;
-    else (now.has(domain) ? outside.added : outside.removed).push(domain);
-  }
-  for (const field of ["scopeName", "metadata"]) {
-    if (desired[field] === void 0) continue;
-    const mine = canonicalJson(desired[field]);
-    if (mine === canonicalJson(live[field] ?? null)) continue;
-    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
-    else repository += 1;
-  }
-  return { outside, repository };
-}
-function mergedDomains(base, desired, live) {
-  const was = new Set(comparableDomains(base.domains));
-  const now = new Set(comparableDomains(desired.domains));
-  const merged = new Set(comparableDomains(live));
-  for (const domain of now) if (!was.has(domain)) merged.add(domain);
-  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
-  return comparableDomains([...merged]);
-}
-function lossSuspect(desired, live, change) {
-  if (change === null || change.origin !== void 0 || desired.reason !== "declared" || desired.domains.length === 0 || live === void 0) return null;
-  if (live.autojoin) return live.metadata !== void 0 && markerOf(live.metadata) === null ? "marker" : null;
-  return markerOf(live.deactivatedMetadata) === null ? "invitation" : null;
-}
-var MAX_LOSS_COMMITS = 8;
-function lossTracker(owner) {
-  const commits = /* @__PURE__ */ new Map();
-  const held = [];
-  const chosen = () => [...commits.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOSS_COMMITS).map(([commit]) => commit);
-  return {
-    see(live) {
-      const marker = liveMarker(live) ?? deactivatedMarker(live);
-      if (marker?.owner === owner && marker.commit !== void 0) commits.set(marker.commit, (commits.get(marker.commit) ?? 0) + 1);
-    },
-    hold(desired, live, change) {
-      const lost = lossSuspect(desired, live, change);
-      if (lost === null || live === void 0 || change === null) return false;
-      held.push({ desired, live, change, lost });
+function placeInHistory(plan2, markers, history, runOwners) {
+  const behind = [];
+  const ownerMoves = [];
+  const moved = [];
+  const changes = plan2.changes.filter((change) => {
+    const marker = markers.get(change.key);
+    if (marker?.commit === void 0 || marker.owner !== plan2.owner && !movesFrom(marker.owner, plan2.owner, runOwners)) return true;
+    if (!history.notAncestors.has(marker.commit.toLowerCase())) {
+      if (movesFrom(marker.owner, plan2.owner, runOwners)) ownerMoves.push(change.key);
       return true;
-    },
-    needed() {
-      if (held.length === 0) return /* @__PURE__ */ new Map();
-      const scopes = held.map(({ desired }) => ({ key: desired.policy.key, file: desired.policy.source.file }));
-      return new Map(chosen().map((commit) => [commit, scopes]));
-    },
-    resolve(lastApplied) {
-      const from = chosen();
-      return held.map(({ desired, live, change, lost }) => {
-        const base = from.map((commit) => lastApplied(commit, desired.policy.key)).find((state) => state !== null) ?? null;
-        return base === null ? change : lostChange(change, desired, live, base, lost);
-      });
     }
-  };
-}
-function lostChange(change, desired, live, base, lost) {
-  const verdict = classifyDrift({ desired: writtenStateOf(desired.policy), live, marker: { owner: "" }, lastApplied: base });
-  const outside = { ...verdict.outside ?? { added: [], removed: [], fields: [] }, lost };
-  if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
-  return { ...change, origin: verdict.origin === "conflict" ? "conflict" : "drift", outside };
-}
-
-// src/plan/applied-state.ts
-function stateAsOf(policy2, day) {
-  const restored = (policy2.expired ?? []).filter((entry) => !(entry.expires < day)).map((entry) => entry.domain);
-  return writtenStateOf({ ...policy2, domains: comparableDomains([...policy2.domains, ...restored]) });
-}
-function appliedStateOf(policy2, marker) {
-  if (!policy2.expired?.length || !marker.digest) return null;
-  const days = marker.applied ? [marker.applied] : [...new Set(policy2.expired.map((entry) => entry.expires))].sort();
-  for (const day of days) {
-    const state = stateAsOf(policy2, day);
-    if (stateDigest(state) === marker.digest) return state;
-  }
-  return null;
-}
-
-// src/plan/three-way.ts
-function threeWay(owner, modeOf, onHeld) {
-  const held = [];
-  const kept = [];
-  const bases = /* @__PURE__ */ new Map();
-  const place = (desired, live, change, verdict) => {
-    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
-    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
-    if (modeOf(desired.policy) === "revert") return tagged;
-    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep2(tagged);
-    return keep2(tagged);
-  };
-  const keep2 = (change) => {
-    kept.push(driftReport(change));
-    return null;
-  };
-  return {
-    sort(desired, live, change) {
-      const off = switchedOff(desired, live, change, owner);
-      if (off) return modeOf(desired.policy) === "revert" ? off : keep2(off);
-      const marker = liveMarker(live);
-      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
-      const state = writtenStateOf(desired.policy);
-      const desiredDigest = stateDigest(state);
-      const found = desiredDigest === marker.digest ? state : appliedStateOf(desired.policy, marker) ?? liveAsWritten(state, live, marker);
-      if (found) {
-        bases.set(desired.policy.key, found);
-        return place(desired, live, change, classifyDrift({ desired: state, live, marker, ...found === state ? {} : { lastApplied: found }, desiredDigest }));
-      }
-      if (marker.commit === void 0) return change;
-      const entry = { desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} };
-      held.push(entry);
-      onHeld?.(entry.commit, neededOf(entry));
-      return "held";
-    },
-    needed: () => groupByCommit(held),
-    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place, bases) ?? []),
-    kept,
-    baseOf: (key) => bases.get(key)
-  };
-}
-function resolveHeld(entry, lastApplied, place, bases) {
-  const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
-  if (base !== null) bases.set(entry.desired.policy.key, base);
-  const desired = writtenStateOf(entry.desired.policy);
-  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
-  let change = entry.change;
-  if (change === null && base !== null && entry.live.componentId === void 0 && base.componentId !== desired.componentId) {
-    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
-  }
-  return place(entry.desired, entry.live, change, verdict);
-}
-function switchedOff(desired, live, change, owner) {
-  const marker = deactivatedMarker(live);
-  if (change?.kind !== "create" || desired.reason !== "declared" || !live || marker?.owner !== owner || !marker.digest) return null;
-  const state = writtenStateOf(desired.policy);
-  if (stateDigest({ ...state, domains: [] }) === marker.digest) return null;
-  const unchanged = stateDigest(state) === marker.digest;
-  const base = unchanged ? state : appliedStateOf(desired.policy, marker);
-  const outside = { added: [], removed: comparableDomains(base?.domains ?? desired.domains), fields: [] };
-  return { ...change, origin: unchanged ? "drift" : "conflict", outside };
-}
-function groupByCommit(held) {
-  const byCommit = /* @__PURE__ */ new Map();
-  for (const entry of held) {
-    const list = byCommit.get(entry.commit) ?? [];
-    list.push(neededOf(entry));
-    byCommit.set(entry.commit, list);
-  }
-  return byCommit;
-}
-function neededOf(entry) {
-  const { key, source } = entry.desired.policy;
-  return { key, file: source.file, ...entry.applied ? { applied: entry.applied } : {} };
-}
-function driftReport(change) {
-  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
-  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
-  if (change.source) report.source = change.source;
-  return report;
-}
-
-// src/plan/only-expired.ts
-function onlyExpired(change, live, lastApplied, head) {
-  if (change === null || change.kind === "create" || !live?.autojoin) return { change: null };
-  const expired = new Set((change.removalReasons ?? []).map((reason) => reason.domain));
-  if (expired.size === 0) return { change: null };
-  const after = change.before.filter((domain) => !expired.has(domain));
-  const narrowed = { ...change, kind: after.length === 0 ? "clear" : "update", after, explicitEmpty: after.length === 0 };
-  const owner = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
-  if (owner.length > 0) narrowed.fieldChanges = owner;
-  else delete narrowed.fieldChanges;
-  if (live.scopeName !== void 0 && live.scopeName !== null) narrowed.scopeName = live.scopeName;
-  else delete narrowed.scopeName;
-  const component = live.componentId ?? lastApplied?.componentId;
-  if (component === void 0) return { change: narrowed, refused: "component" };
-  narrowed.componentId = component;
-  if (change.metadata !== void 0) narrowed.metadata = managedLiveMetadata(live, change.metadata);
-  const marker = liveMarker(live);
-  if (marker && isPlainObject(live.metadata)) {
-    narrowed.keepMarker = Object.fromEntries(Object.entries(live.metadata).filter(([key, value]) => isReservedKey(key) && typeof value === "string"));
-    return { change: narrowed };
-  }
-  if (head === void 0 || stateDigest(head) !== stateDigest(writtenStateOf({ ...narrowed, domains: narrowed.after }))) return { change: narrowed, refused: "remark" };
-  return { change: narrowed };
-}
-function onlyExpiredStep(enabled, baseOf) {
-  const refused = /* @__PURE__ */ new Map();
-  const held = /* @__PURE__ */ new Map();
-  const narrow = (change, live, policy2) => {
-    if (!enabled) return change;
-    const key = change?.key ?? policy2?.key;
-    const result2 = onlyExpired(change, live, key === void 0 ? void 0 : baseOf(key), policy2 && writtenStateOf(policy2));
-    if (result2.refused !== void 0 && result2.change) refused.set(result2.change.key, result2.refused);
-    return result2.change;
-  };
-  return {
-    narrow,
-    hold(live, policy2) {
-      if (enabled) held.set(policy2.key, { live, policy: policy2 });
-    },
-    resolveHeld: (changes) => changes.flatMap((change) => narrow(change, held.get(change.key)?.live, held.get(change.key)?.policy) ?? []),
-    resolveLost(changes) {
-      if (enabled) {
-        for (const change of changes) if (change.outside?.lost === "marker") refused.set(change.key, "marker-removed");
-      }
-      return [...changes];
-    },
-    refused: () => [...refused].map(([key, reason]) => ({ key, reason })).sort((a, b) => compareScopeKeys(a.key, b.key))
-  };
-}
-
-// src/plan/marker-keys.ts
-function keysUnreadNote(count2) {
-  const scopes = count2 === 1 ? "1 scope carries" : `${count2} scopes carry`;
-  return `${scopes} an ownership marker without \`autojoin-sync.keys\` (written by an older release) whose policy at its \`autojoin-sync.commit\` could not be read: the metadata keys this repository manages there are taken to be the ones the policy declares now, so a key dropped from the file since is kept`;
-}
-function keysToRead(policy2, live, owner) {
-  const marker = liveMarker(live);
-  if (!marker || marker.keys !== void 0 || marker.owner !== owner && marker.owner !== DEFAULT_OWNER) return null;
-  const declared = policy2.metadata ?? {};
-  const questioned = Object.keys(unmarkedMetadata(live?.metadata)).some((key) => !Object.hasOwn(declared, key));
-  return questioned ? marker : null;
-}
-function withMarkerKeys(live, keys) {
-  return { ...live, metadata: { ...live.metadata, [MARKER_KEYS.keys]: encodeKeys(keys) } };
-}
-function withClaimedKeys(now, change) {
-  const marker = liveMarker(now);
-  if (!now || !marker || marker.keys !== void 0) return now;
-  const kept = change.keptMetadata ?? {};
-  return withMarkerKeys(now, Object.keys(unmarkedMetadata(now.metadata)).filter((key) => !Object.hasOwn(kept, key)));
-}
-function keysStep(owner) {
-  let held = [];
-  let unread = 0;
-  return {
-    hold(desired, live) {
-      const marker = live ? keysToRead(desired.policy, live, owner) : null;
-      if (!marker || !live) return false;
-      if (marker.commit === void 0 || !/^[0-9a-f]{40,64}$/.test(marker.commit)) {
-        unread += 1;
-        return false;
-      }
-      held.push({ desired, live, commit: marker.commit });
-      return true;
-    },
-    needed() {
-      const byCommit = /* @__PURE__ */ new Map();
-      for (const { desired, commit } of held) {
-        const scope = { key: desired.policy.key, file: desired.policy.source.file };
-        const list = byCommit.get(commit);
-        if (list) list.push(scope);
-        else byCommit.set(commit, [scope]);
-      }
-      return byCommit;
-    },
-    resolve(keysAt, compare) {
-      const resolving = held;
-      held = [];
-      for (const { desired, live, commit } of resolving) {
-        const keys = keysAt(commit, desired.policy.key);
-        if (keys === null) unread += 1;
-        compare(desired, keys === null ? live : withMarkerKeys(live, keys), live);
-      }
-    },
-    notes: () => unread > 0 ? [keysUnreadNote(unread)] : []
-  };
-}
-
-// src/plan/write-checks.ts
-function censusEntry(key, live) {
-  return { key, domains: live?.autojoin ? comparableDomains(live.domains) : [], fingerprint: fingerprint(live) };
-}
-function domainCensus(entries) {
-  const census = /* @__PURE__ */ new Map();
-  for (const entry of entries) countLive(census, entry.key, entry.domains);
-  return census;
-}
-function countLive(census, key, domains) {
-  for (const domain of new Set(domains.map(comparableDomain))) {
-    const holders = census.get(domain);
-    if (holders) holders.push(key);
-    else census.set(domain, [key]);
-  }
-}
-function writtenOrigins(change) {
-  const outside = new Set((change.outside?.added ?? []).map(comparableDomain));
-  return change.after.map((domain) => ({ domain, from: outside.has(comparableDomain(domain)) ? "live" : "policy" }));
-}
-function writeProblems(changes, rules, today2, census) {
-  const errorRules = (rules ?? []).filter((rule) => (rule.level ?? "error") === "error");
-  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule)).compiled;
-  const entryRules = compileRules(errorRules.filter((rule) => rule.requireExpiry !== void 0 || rule.maxExpiryDays !== void 0).map(entryRuleOf)).compiled;
-  const problems = [];
-  const liveOnly = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    if (change.after.length === 0 || onlyTakesAway(change)) continue;
-    for (const domain of change.after) {
-      const finding = checkDomain(domain).find((found) => found.severity === "error");
-      if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
+    if (change.reason === "pruned") {
+      moved.push({ key: change.key, owner: marker.owner, ...change.removedBy ? { removedBy: change.removedBy } : {}, commit: marker.commit });
+      return false;
     }
-    problems.push(...ruleProblems(listRules, change.key, change.after.map((domain, index) => ({ domain, index })), today2));
-    const live = writtenOrigins(change).filter((origin) => origin.from === "live").map((origin) => origin.domain);
-    if (live.length === 0) continue;
-    liveOnly.set(change.key, live);
-    const entries = live.map((domain, index) => ({ domain, index }));
-    problems.push(...ruleProblems(entryRules, change.key, entries, today2).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
-  }
-  const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== void 0)).compiled;
-  if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? /* @__PURE__ */ new Map()));
-  return problems;
-}
-function onlyTakesAway(change) {
-  if (change.keepMarker === void 0) return false;
-  const before = new Set(change.before.map(comparableDomain));
-  return change.after.every((domain) => before.has(comparableDomain(domain)));
-}
-function entryRuleOf(rule) {
-  const entryRule = { name: rule.name };
-  if (rule.scopes !== void 0) entryRule.scopes = rule.scopes;
-  if (rule.requireExpiry !== void 0) entryRule.requireExpiry = rule.requireExpiry;
-  if (rule.maxExpiryDays !== void 0) entryRule.maxExpiryDays = rule.maxExpiryDays;
-  return entryRule;
-}
-function ruleProblems(rules, key, entries, today2) {
-  if (rules.length === 0) return [];
-  const subject = { key, entries, at: () => ({ file: key, line: 1, column: 1 }) };
-  return checkRules(rules, subject, today2).filter((finding) => finding.severity === "error").map((finding) => ({ key, check: finding.code, message: finding.message }));
-}
-function scopeCountProblems(rules, changes, liveOnly, census) {
-  const wanted = new Set([...liveOnly.values()].flat());
-  const written = /* @__PURE__ */ new Set();
-  const holders = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    written.add(change.key);
-    for (const domain of change.after) {
-      if (!wanted.has(domain)) continue;
-      const list = holders.get(domain);
-      if (list) list.push(change.key);
-      else holders.set(domain, [change.key]);
-    }
-  }
-  const problems = [];
-  for (const rule of rules) {
-    const max = rule.rule.maxScopesPerDomain ?? Infinity;
-    for (const [key, domains] of liveOnly) {
-      if (!ruleApplies(rule, key)) continue;
-      for (const domain of domains) {
-        const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
-        const scopes = [...unwritten, ...holders.get(domain) ?? []].filter((holder) => ruleApplies(rule, holder)).sort();
-        if (scopes.length <= max) continue;
-        const named2 = scopes.length > 5 ? `${scopes.slice(0, 5).join(", ")}, \u2026` : scopes.join(", ");
-        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named2}), kept from the live state by drift: keep`;
-        problems.push({ key, check: "rule-max-scopes", message });
-      }
-    }
-  }
-  return problems;
-}
-
-// src/plan/plan-builder.ts
-var EMBEDDED_TARGET = "embedded";
-var KIND_RANK = { clear: 0, update: 1, create: 2 };
-function compareChanges(a, b) {
-  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
-}
-function planBuilder(options) {
-  const keep2 = inShardOf(options.shard);
-  const owner = options.owner ?? DEFAULT_OWNER;
-  const replace = options.replace ?? /* @__PURE__ */ new Set();
-  const changes = [];
-  const scopes = [];
-  const notManagedHere = [];
-  const markers = /* @__PURE__ */ new Map();
-  const sharedMarker = markerSharer(owner);
-  const drift = threeWay(owner, (policy2) => policy2.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
-  const losses = lossTracker(owner);
-  const limits = readLimits();
-  const expiry = onlyExpiredStep(options.onlyExpired === true, (key) => drift.baseOf(key));
-  const [census, status] = [options.census ? [] : void 0, statusOf(options.shard)];
-  const keys = keysStep(owner);
-  const compare = (desired, live, shown2 = live) => {
-    if (census && live?.autojoin) census.push(censusEntry(desired.policy.key, live));
-    if (!keep2(desired.policy)) return;
-    losses.see(live);
-    const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
-    limits.see(desired.policy.key, live, twoWay !== null);
-    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(twoWay, live));
-      return;
-    }
-    const change = drift.sort(desired, live, twoWay);
-    const marker = change === null ? void 0 : liveMarker(live);
-    if (marker?.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
-    if (change === "held") expiry.hold(live, desired.policy);
-    const narrowed = change === "held" ? null : expiry.narrow(change, live, desired.policy);
-    if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown2), ...status(live) });
-  };
-  const add = (desired, live) => {
-    if (!keys.hold(desired, live)) compare(desired, live);
-  };
-  return {
-    add: (policy2, live) => add(declaredDesired(policy2), live),
-    addPruned: (policy2, live) => add(prunedDesired(policy2), live),
-    keysNeeded: () => keys.needed(),
-    resolveKeys: (keysAt) => keys.resolve(keysAt, compare),
-    lastAppliedNeeded: () => drift.needed(),
-    lostMarkersNeeded: () => losses.needed(),
-    unknownOwnership: () => limits.unknownOwnership(),
-    markers: () => markers,
-    finish: (lastApplied = () => null, lostFrom = () => null) => {
-      keys.resolve(() => null, compare);
-      changes.push(...expiry.resolveHeld(drift.resolve(lastApplied)), ...expiry.resolveLost(losses.resolve(lostFrom)));
-      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      const plan2 = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
-      if (census) plan2.census = census.sort((a, b) => compareScopeKeys(a.key, b.key));
-      if (expiry.refused().length > 0) plan2.onlyExpiredRefused = expiry.refused();
-      return plan2;
-    }
-  };
-}
-function statusOf(shard) {
-  return shard === void 0 ? () => ({}) : (live) => ({ ownership: ownershipStatus(live) });
-}
-function markerSharer(owner) {
-  const ours2 = memoized((commit) => ({ owner, commit }));
-  const byDefault = memoized((commit) => ({ owner: DEFAULT_OWNER, commit }));
-  return (who, commit) => who === owner ? ours2(commit) : who === DEFAULT_OWNER ? byDefault(commit) : { owner: who, commit };
-}
-function ours(key, live, owner, takeOwnership) {
-  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
-}
-function notManaged(change, live) {
-  const entry = { key: change.key, owner: liveMarker(live)?.owner ?? null };
-  if (change.removedBy) entry.removedBy = change.removedBy;
-  return entry;
-}
-function planOf(changes, scopes, options) {
-  const plan2 = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    target: withoutCredentials(options.target),
-    owner: options.owner,
+    behind.push({ key: change.key, commit: marker.commit, ...history.shallow ? { missing: true } : {} });
+    return true;
+  });
+  const gone = new Set(moved.map((entry) => entry.key));
+  const placed = {
+    ...plan2,
     changes,
-    scopes,
-    notManagedHere: options.notManagedHere,
-    drift: options.kept
+    scopes: plan2.scopes.filter((scope) => !gone.has(scope.key)),
+    notManagedHere: [...plan2.notManagedHere, ...moved].sort((a, b) => compareScopeKeys(a.key, b.key))
   };
-  plan2.context = { projectFile: null, limits: {}, rules: [], today: plan2.createdAt.slice(0, 10), head: null, takeOwnership: [] };
-  if (options.shard) plan2.shard = formatShard(options.shard);
-  if (options.notes.length > 0) plan2.notes = options.notes;
-  return plan2;
-}
-function sortedScopes(scopes) {
-  scopes.sort((a, b) => compareScopeKeys(a.key, b.key));
-  const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
-  if (twice) throw new Error(`scope ${twice.key} was planned twice`);
-  return scopes;
-}
-function withoutCredentials(target) {
-  try {
-    const url = new URL(target);
-    if (!url.username && !url.password) return target;
-    url.username = "";
-    url.password = "";
-    return url.toString();
-  } catch {
-    return target;
-  }
-}
-
-// src/plan/encode.ts
-var KEY_ORDER = [
-  "formatVersion",
-  "createdAt",
-  "target",
-  "owner",
-  "shard",
-  "shards",
-  "summary",
-  "changes",
-  "notManagedHere",
-  "scopes",
-  "context",
-  "projectFile",
-  "path",
-  "sha256",
-  "limits",
-  "today",
-  "head",
-  "takeOwnership",
-  "kind",
-  "key",
-  "scopeType",
-  "scope",
-  "scopeName",
-  "componentId",
-  "domain",
-  "reason",
-  "explicitEmpty",
-  "source",
-  "field",
-  "metadata",
-  "keptMetadata",
-  "before",
-  "after",
-  "added",
-  "removed",
-  "removalReasons",
-  "unchanged",
-  "fieldChanges",
-  "fingerprint",
-  "create",
-  "update",
-  "clear",
-  "domainsAdded",
-  "domainsRemoved",
-  "file",
-  "line",
-  "column"
-];
-var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
-function encodePlan(plan2) {
-  const deltas = plan2.changes.map(domainDelta);
-  const { onlyExpiredRefused: _refused, ...written } = plan2;
-  const document = ordered({ ...written, summary: summarize(plan2, deltas), changes: [] });
-  document.changes = plan2.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
-  return document;
-}
-function encodeChange(change, delta) {
-  const entries = [...Object.entries(change), ["added", delta.added], ["removed", delta.removed], ["unchanged", delta.unchanged]];
-  return orderedEntries(entries);
-}
-function serializePlan(plan2) {
-  return `${JSON.stringify(encodePlan(plan2), null, 2)}
-`;
-}
-function decodePlan(document) {
-  const { summary: _summary2, changes, ...rest } = document;
-  return { ...rest, changes: changes.map(decodeChange) };
-}
-function decodeChange(document) {
-  const { added: _added, removed: _removed, unchanged: _unchanged, ...change } = document;
-  return change;
-}
-function ordered(value) {
-  if (Array.isArray(value)) return value.map(ordered);
-  if (!isPlainObject(value)) return value;
-  return orderedEntries(Object.entries(value));
-}
-function orderedEntries(entries) {
-  entries.sort(([a], [b]) => compareKeys(a, b));
-  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
-}
-function compareKeys(a, b) {
-  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
-  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
-  return rankA - rankB || compareStrings(a, b);
+  if (behind.length > 0) placed.behind = behind;
+  if (ownerMoves.length > 0) placed.ownerMoves = ownerMoves;
+  return placed;
 }
 
 // src/generated/plan-validator.js
@@ -51425,6 +48778,98 @@ function validate02(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate02.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
+// src/plan/types.ts
+var PLAN_FORMAT_VERSION = 5;
+
+// src/plan/encode.ts
+var KEY_ORDER = [
+  "formatVersion",
+  "createdAt",
+  "target",
+  "owner",
+  "shard",
+  "shards",
+  "summary",
+  "changes",
+  "notManagedHere",
+  "scopes",
+  "context",
+  "projectFile",
+  "path",
+  "sha256",
+  "limits",
+  "today",
+  "head",
+  "takeOwnership",
+  "kind",
+  "key",
+  "scopeType",
+  "scope",
+  "scopeName",
+  "componentId",
+  "domain",
+  "reason",
+  "explicitEmpty",
+  "source",
+  "field",
+  "metadata",
+  "keptMetadata",
+  "before",
+  "after",
+  "added",
+  "removed",
+  "removalReasons",
+  "unchanged",
+  "fieldChanges",
+  "fingerprint",
+  "create",
+  "update",
+  "clear",
+  "domainsAdded",
+  "domainsRemoved",
+  "file",
+  "line",
+  "column"
+];
+var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+function encodePlan(plan2) {
+  const deltas = plan2.changes.map(domainDelta);
+  const { onlyExpiredRefused: _refused, ...written } = plan2;
+  const document = ordered({ ...written, summary: summarize(plan2, deltas), changes: [] });
+  document.changes = plan2.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
+  return document;
+}
+function encodeChange(change, delta) {
+  const entries = [...Object.entries(change), ["added", delta.added], ["removed", delta.removed], ["unchanged", delta.unchanged]];
+  return orderedEntries(entries);
+}
+function serializePlan(plan2) {
+  return `${JSON.stringify(encodePlan(plan2), null, 2)}
+`;
+}
+function decodePlan(document) {
+  const { summary: _summary2, changes, ...rest } = document;
+  return { ...rest, changes: changes.map(decodeChange) };
+}
+function decodeChange(document) {
+  const { added: _added, removed: _removed, unchanged: _unchanged, ...change } = document;
+  return change;
+}
+function ordered(value) {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (!isPlainObject(value)) return value;
+  return orderedEntries(Object.entries(value));
+}
+function orderedEntries(entries) {
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
+}
+function compareKeys(a, b) {
+  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
+  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
+  return rankA - rankB || compareStrings(a, b);
+}
+
 // src/plan/checks.ts
 function consistencyProblem(plan2, file) {
   const covered = new Set(plan2.scopes.map((scope) => scope.key));
@@ -51540,7 +48985,7 @@ function derivedProblem(change) {
 }
 
 // src/plan/saved.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var PlanFileError = class extends Error {
   constructor(message) {
     super(message);
@@ -51565,7 +49010,7 @@ function parsePlanSchema(text, file = "plan file") {
   return value;
 }
 function planDigest(bytes) {
-  return createHash5("sha256").update(bytes).digest("hex");
+  return createHash4("sha256").update(bytes).digest("hex");
 }
 function describeError(error4) {
   if (!error4) return "does not match schemas/plan.schema.json";
@@ -51573,6 +49018,2802 @@ function describeError(error4) {
   const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
   const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
   return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
+}
+
+// src/history/behind.ts
+async function placedInHistory(plan2, markers, where2) {
+  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2), where2.runOwners);
+}
+async function ancestryOfMarkers(markers, owner, where2) {
+  if (where2.head === void 0) return void 0;
+  const commits = markerCommitsToCheck(markers, owner, where2.runOwners);
+  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
+}
+function placedBy(plan2, markers, ancestry, runOwners) {
+  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry, runOwners);
+}
+var BehindCheckoutError = class extends Error {
+  constructor(scopes) {
+    const named2 = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
+    const missing = scopes.some((scope) => scope.missing === true);
+    super(
+      missing ? `${named2}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named2}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
+    );
+    this.scopes = scopes;
+    this.name = "BehindCheckoutError";
+  }
+  scopes;
+};
+function parseAllowBehind(values) {
+  const globs = [];
+  for (const item of values.flatMap((value) => value.split(/[,\n]/u))) {
+    const text = item.trim();
+    if (text === "") continue;
+    const glob = text === "*" ? { pattern: "*", test: () => true } : scopeGlob(text);
+    if (typeof glob === "string") throw new Error(worded`${hint("allowBehind", JSON.stringify(text))}: ${glob}`);
+    globs.push(glob);
+  }
+  return globs;
+}
+function refuseBehind(behind, allowed) {
+  const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
+  if (refused.length > 0) throw new BehindCheckoutError(refused);
+}
+async function checkSavedHistory(plan2, live, where2, allowed) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const change of plan2.changes) {
+    const marker = liveMarker(live.get(change.key));
+    if (marker?.commit !== void 0) markers.set(change.key, marker);
+  }
+  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where2);
+  const kept = new Set(placed.changes.map((change) => change.key));
+  const dropped = plan2.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
+  const moves = new Set(placed.ownerMoves ?? []);
+  const claimed = (plan2.ownerMoves ?? []).find((key) => !moves.has(key));
+  if (claimed !== void 0) throw new PlanFileError(`the saved plan is not valid: ${claimed}: its owner move is not one the live marker makes from this history; nothing was written`);
+  refuseBehind([...placed.behind ?? [], ...dropped], allowed);
+}
+
+// src/plan/owner-lookalike.ts
+function ownerLookalikeNote(other, own) {
+  if (other === own) return "";
+  if (own !== void 0 && skeleton(other) === skeleton(own)) return `; a look-alike of this repository's owner ${JSON.stringify(own)}, not it`;
+  const problem = identifierProblem(other);
+  return problem === null ? "" : `; the owner ${problem}`;
+}
+
+// src/reconcile/ownership-refusal.ts
+var OwnedElsewhereError = class extends Error {
+  constructor(scopes, owner) {
+    const named2 = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
+    super(
+      `${named2}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
+    );
+    this.scopes = scopes;
+    this.hints = [override];
+    this.name = "OwnedElsewhereError";
+  }
+  scopes;
+  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
+  hints;
+};
+var UnknownOwnerError = class extends Error {
+  constructor(scopes) {
+    const named2 = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint("takeOwnership", scopes.slice(0, 3));
+    super(
+      `${named2}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
+    );
+    this.scopes = scopes;
+    this.hints = [override];
+    this.name = "UnknownOwnerError";
+  }
+  scopes;
+  hints;
+};
+function refuseUnknownOwner(unknown, takeOwnership = /* @__PURE__ */ new Set()) {
+  const refused = unknown.filter((key) => !takeOwnership.has(key));
+  if (refused.length > 0) throw new UnknownOwnerError(refused);
+}
+function parseTakeOwnership(values) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === "") continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint("takeOwnership", JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
+function shownOwner(change) {
+  return change.fieldChanges?.find((field) => field.field === "owner");
+}
+function ownershipConflicts(plan2, takeOwnership = /* @__PURE__ */ new Set()) {
+  const conflicts = [];
+  const moves = new Set(plan2.ownerMoves ?? []);
+  for (const change of plan2.changes) {
+    const before = shownOwner(change)?.before;
+    if (typeof before === "string" && before !== plan2.owner && !takeOwnership.has(change.key) && !moves.has(change.key)) conflicts.push({ key: change.key, owner: before });
+  }
+  return conflicts;
+}
+function refuseOwnedElsewhere(plan2, takeOwnership) {
+  const conflicts = ownershipConflicts(plan2, takeOwnership);
+  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan2.owner);
+}
+function refuseSavedTakeOver(plan2, takeOwnership = /* @__PURE__ */ new Set()) {
+  const missing = (plan2.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
+  if (missing.length === 0) return;
+  const named2 = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
+  throw new PlanFileError(worded`the saved plan takes over ${named2} from another owner or none; apply it with ${hint("takeOwnership", missing.slice(0, 3))} too; nothing was written`);
+}
+function checkPlanOwner(planOwner, owner) {
+  if (owner === void 0 || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (${projectFileName()}); nothing was written`);
+}
+function ownershipLiveProblem(change, now, owner) {
+  const expected = now ? ownerChange(now, owner) : null;
+  const shown2 = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown2)) {
+    return `its owner change is ${shownLive(canonicalJson(shown2))}, but the live marker makes it ${shownLive(canonicalJson(expected))} (live owner ${shownLive(canonicalJson(liveMarker(now)?.owner ?? null))})`;
+  }
+  const kept = keptMetadataOf(now, change.metadata);
+  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
+  return null;
+}
+function liveFieldValue(now, field, managed) {
+  if (field === "owner") return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
+  if (field === "metadata") return shownMetadata(now, managed);
+  if (field === "componentId") return now?.componentId ?? null;
+  return now?.scopeName ?? null;
+}
+
+// src/plan/shard.ts
+import { createHash as createHash5 } from "node:crypto";
+var MAX_SHARDS = 256;
+var ShardError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ShardError";
+  }
+};
+function parseShard(text) {
+  const shown2 = cutText(text, 40);
+  const match = /^\s*(\d{1,12})\s*\/\s*(\d{1,12})\s*$/.exec(text);
+  if (!match) throw new ShardError(worded`${hint("shard")} "${shown2}" is not K/N; expected e.g. ${hint("shard", "1/4")}`);
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  if (total > MAX_SHARDS) throw new ShardError(worded`${hint("shard")} "${shown2}" splits into more than ${MAX_SHARDS} shards; N is at most ${MAX_SHARDS}, e.g. ${hint("shard", `1/${MAX_SHARDS}`)}`);
+  if (total < 1 || index < 1 || index > total) {
+    throw new ShardError(worded`${hint("shard")} "${shown2}" is out of range; K must be between 1 and N, e.g. ${hint("shard", `1/${Math.max(total, 1)}`)}`);
+  }
+  return { index, total };
+}
+function formatShard(shard) {
+  return `${shard.index}/${shard.total}`;
+}
+function inShard(key, shard) {
+  return shardIndexOf(key, shard.total) === shard.index;
+}
+function inShardOf(shard) {
+  return (item) => shard === void 0 || inShard(item.key, shard);
+}
+function shardIndexOf(key, total) {
+  const bucket = Number.parseInt(createHash5("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  return bucket % total + 1;
+}
+
+// src/commands/request-lists.ts
+function takeOwnershipRequest(values) {
+  return asRunError(() => parseTakeOwnership(values));
+}
+function shardRequest(value) {
+  return asRunError(() => parseShard(value));
+}
+function asRunError(parse) {
+  try {
+    return parse();
+  } catch (error4) {
+    throw new RunError(error4.message);
+  }
+}
+
+// src/action/inputs.ts
+function parseInputs(get) {
+  const text = (name) => get(name).trim() || void 0;
+  const mode = (name) => {
+    const value = text(name);
+    return value === void 0 ? void 0 : oneOf(name, value, READ_MODES);
+  };
+  return {
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt", "merge-plans"]),
+    paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
+    baseUrl: text("base-url"),
+    apiKey: text("api-key"),
+    githubToken: text("github-token"),
+    comment: bool("comment", text("comment"), true),
+    commentAuthor: text("comment-author") ?? "github-actions[bot]",
+    pruneFrom: text("prune-from"),
+    prune: optionalBool("prune", text("prune")),
+    allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
+    maxRemovals: count("max-removals", text("max-removals"), 0),
+    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
+    scope: lines(text("scope")),
+    excludeScope: lines(text("exclude-scope")),
+    allowEmpty: bool("allow-empty", text("allow-empty"), false),
+    concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
+    read: mode("read"),
+    listing: mode("listing"),
+    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    takeOwnership: scopeList(text("take-ownership")),
+    shard: shardInput(text("shard")),
+    planFiles: lines(text("plan-files")),
+    deploymentEnvironment: text("deployment-environment"),
+    onlyExpired: bool("only-expired", text("only-expired"), false),
+    allowBehind: lines(text("allow-behind")) ?? [],
+    ...definedNotify(optionalBool("notify", text("notify"))),
+    ...savedPlan(text("plan-file"), text("plan-sha256")),
+    dns: {
+      dns: optionalBool("dns", text("dns")),
+      servers: (text("dns-servers") ?? "").split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: "input dns-servers",
+      strict: bool("dns-strict", text("dns-strict"), false)
+    }
+  };
+}
+function definedNotify(notify2) {
+  return notify2 === void 0 ? {} : { notify: notify2 };
+}
+function savedPlan(planFile, planSha256) {
+  if (planFile === void 0 && planSha256 === void 0) return {};
+  if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
+  if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
+  return { planFile, planSha256 };
+}
+function shardInput(value) {
+  if (value !== void 0) shardRequest(value);
+  return value;
+}
+function scopeList(value) {
+  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+}
+function oneOf(name, value, allowed) {
+  if (allowed.includes(value)) return value;
+  throw new Error(`input ${name}: "${value}" is not one of ${allowed.join(", ")}`);
+}
+function bool(name, value, fallback) {
+  if (value === void 0) return fallback;
+  if (["true", "True", "TRUE"].includes(value)) return true;
+  if (["false", "False", "FALSE"].includes(value)) return false;
+  throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+function percent(name, value) {
+  if (value === void 0) return void 0;
+  const parsed = Number(value);
+  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
+}
+function lines(value) {
+  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
+}
+function optionalBool(name, value) {
+  return value === void 0 ? void 0 : bool(name, value, false);
+}
+function count(name, value, min, max) {
+  if (value === void 0) return void 0;
+  const parsed = parseWholeNumber(value, min, max);
+  if (parsed !== null) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a whole number ${max === void 0 ? `>= ${min}` : `from ${min} to ${max}`}`);
+}
+function readWorkflowContext(env) {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? "",
+    owner: owner || void 0,
+    repo: repo || void 0,
+    pullNumber: pullNumberOf(payload),
+    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
+    runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
+    stepId: env.GITHUB_ACTION || "autojoin-sync",
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0),
+    ...pullBaseOf(payload)
+  };
+}
+function pullBaseOf(payload) {
+  const sha = payload?.pull_request?.base?.sha;
+  return typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha) ? { pullBase: sha } : {};
+}
+function defaultBranchOf(payload) {
+  const repository = payload?.repository;
+  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+}
+function readPayload(path17) {
+  if (!path17) return void 0;
+  try {
+    return JSON.parse(readFileSync2(path17, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function pullNumberOf(payload) {
+  const event = payload;
+  const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : void 0);
+  return typeof number === "number" && Number.isInteger(number) ? number : void 0;
+}
+
+// src/run/settings.ts
+import { join as join3 } from "node:path";
+
+// src/history/prune.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+import path9 from "node:path";
+
+// src/policy/load.ts
+import path5 from "node:path";
+
+// src/policy/lint.ts
+function duplicateScopeDiagnostics(declarations) {
+  const byKey2 = /* @__PURE__ */ new Map();
+  for (const declaration of declarations) {
+    const list = byKey2.get(declaration.key) ?? [];
+    list.push(declaration);
+    byKey2.set(declaration.key, list);
+  }
+  const diagnostics = [];
+  for (const [key, list] of byKey2) {
+    if (list.length < 2) continue;
+    for (const declaration of list) {
+      const others = list.filter((other) => other !== declaration).map((other) => where(other.source));
+      const message = `duplicate scope ${key}: also declared at ${others.join(", ")}; a scope may have only one policy`;
+      diagnostics.push(diagnosticAt(declaration.source, "error", "duplicate-scope", message));
+    }
+  }
+  return diagnostics;
+}
+function where(pos) {
+  return `${pos.file}:${pos.line}:${pos.column}`;
+}
+
+// src/policy/plain.ts
+var SCALAR_KEYS = /* @__PURE__ */ new Set(["scope", "scopeType", "scopeName", "componentId"]);
+var LIST_KEY = "domains";
+var PLAIN_TEXT = /^[\x20-\x7e\n]*$/;
+var KEY_LINE = /^([A-Za-z]+):(?: +(.*))?$/;
+var ITEM_LINE = /^( *)- +(.*)$/;
+var COMMENT_OR_BLANK = /^ *(?:#.*)?$/;
+var END = String.raw`(?: +#.*| *)$`;
+var WORDS = String.raw`[A-Za-z][A-Za-z0-9._-]*(?: [A-Za-z0-9._-]+)*`;
+var PLAIN_VALUE = new RegExp(`^(${WORDS})${END}`);
+var DOUBLE_QUOTED = new RegExp(String.raw`^"([^"\\]*)"${END}`);
+var SINGLE_QUOTED = new RegExp(`^'([^']*)'${END}`);
+var FLOW_LIST = new RegExp(String.raw`^\[(.*?)\]${END}`);
+var FLOW_ITEM = new RegExp(`^${WORDS}$`);
+var NOT_A_STRING = /* @__PURE__ */ new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
+var MAX_PLAIN_LENGTH = MAX_FILE_BYTES;
+function parsePolicyText(source) {
+  const plain = parsePlainDocument(source);
+  return plain ? { documents: [plain], diagnostics: [] } : parseYamlSource(source);
+}
+function parsePlainDocument(source) {
+  const { text } = source;
+  if (text.length > MAX_PLAIN_LENGTH || !PLAIN_TEXT.test(text)) return null;
+  const read = readLines(text.split("\n"), source.file);
+  if (read === null) return null;
+  return lazyDocument(source, read);
+}
+function readLines(lines2, file) {
+  const data = {};
+  const positions = /* @__PURE__ */ new Map();
+  const at = (index, column) => ({ file, line: index + 1, column });
+  let firstLine = 0;
+  let list = null;
+  let open3 = null;
+  for (const [index, line] of lines2.entries()) {
+    if (COMMENT_OR_BLANK.test(line)) continue;
+    const item = ITEM_LINE.exec(line);
+    if (item) {
+      const indent = item[1].length;
+      const value2 = item[2];
+      if (open3 !== null) {
+        list = { items: [], indent };
+        data[open3.key] = list.items;
+        positions.set(pathKey([open3.key]), { key: open3.keyPos, value: at(index, indent + 1) });
+        open3 = null;
+      }
+      const scalar = scalarOf(value2);
+      if (list?.indent !== indent || scalar === null) return null;
+      const itemPos = at(index, line.length - value2.length + 1);
+      positions.set(pathKey([LIST_KEY, list.items.length]), { key: itemPos, value: itemPos });
+      list.items.push(scalar);
+      continue;
+    }
+    const entry = KEY_LINE.exec(line);
+    if (!entry || open3 !== null) return null;
+    const key = entry[1];
+    if (Object.hasOwn(data, key)) return null;
+    const text = entry[2] ?? "";
+    const value = valueOf(key, text);
+    if (value === null) return null;
+    if (firstLine === 0) firstLine = index + 1;
+    list = null;
+    const keyPos = at(index, 1);
+    if (value === OPEN_LIST) {
+      open3 = { key, keyPos };
+      continue;
+    }
+    const valuePos = at(index, line.length - text.length + 1);
+    data[key] = value;
+    positions.set(pathKey([key]), { key: keyPos, value: valuePos });
+    if (Array.isArray(value)) flowItemPositions(value, valuePos, positions);
+  }
+  return open3 === null && firstLine !== 0 ? { data, firstLine, positions } : null;
+}
+function flowItemPositions(items, bracket, positions) {
+  let column = bracket.column + 1;
+  for (const [index, item] of items.entries()) {
+    const itemPos = { ...bracket, column };
+    positions.set(pathKey([LIST_KEY, index]), { key: itemPos, value: itemPos });
+    column += item.length + 2;
+  }
+}
+var OPEN_LIST = /* @__PURE__ */ Symbol("open list");
+function valueOf(key, text) {
+  if (SCALAR_KEYS.has(key)) return scalarOf(text);
+  if (key !== LIST_KEY) return null;
+  if (text === "" || text.startsWith("#")) return OPEN_LIST;
+  const flow = FLOW_LIST.exec(text);
+  if (!flow) return null;
+  if (flow[1] === "") return [];
+  const items = flow[1].split(", ");
+  return items.every((item) => FLOW_ITEM.test(item) && !NOT_A_STRING.has(item)) ? items : null;
+}
+function scalarOf(text) {
+  const plain = PLAIN_VALUE.exec(text)?.[1];
+  if (plain !== void 0) return NOT_A_STRING.has(plain) ? null : plain;
+  return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
+}
+function lazyDocument(source, read) {
+  let full;
+  const fullDocument = () => {
+    full ??= parseYamlSource(source).documents[0];
+    if (!full) throw new Error(`internal error: ${source.file} passed the plain-YAML fast path but not the YAML parser`);
+    return full;
+  };
+  return {
+    file: source.file,
+    start: { file: source.file, line: read.firstLine, column: 1 },
+    data: read.data,
+    positions: read.positions,
+    get doc() {
+      return fullDocument().doc;
+    },
+    get lineCounter() {
+      return fullDocument().lineCounter;
+    }
+  };
+}
+
+// src/policy/secret-scan.ts
+var MIN_SECRET_LENGTH = 8;
+function secretDiagnostics(source, documents, secrets) {
+  const found = [];
+  for (const secret of secrets) {
+    if (secret.value.length < MIN_SECRET_LENGTH) continue;
+    const patterns2 = patternsOf(secret.value);
+    if (patterns2 === null) continue;
+    const inText = [...source.text.matchAll(patterns2.all)].map((match) => positionOf(source, match.index));
+    const lines2 = new Set(inText.map((pos) => pos.line));
+    const decoded = documents.flatMap((document) => decodedPlaces(document, patterns2.one)).filter((pos) => !lines2.has(pos.line));
+    for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
+  }
+  return found;
+}
+var patternCache = /* @__PURE__ */ new Map();
+function patternsOf(value) {
+  let patterns2 = patternCache.get(value);
+  if (patterns2 === void 0) {
+    const all = secretPattern([value]);
+    patterns2 = all === null ? null : { all, one: new RegExp(all.source, all.flags.replace("g", "")) };
+    patternCache.set(value, patterns2);
+  }
+  return patterns2;
+}
+function secretError(pos, name) {
+  return {
+    ...pos,
+    severity: "error",
+    code: "secret-in-policy",
+    message: `holds the value of ${name}: a secret must never be written into a policy file, in any encoding (it would be sent to the service and shown in every plan); take it out`
+  };
+}
+function decodedPlaces(document, pattern) {
+  const places = [];
+  const visit2 = (value, path17) => {
+    if (typeof value === "string") {
+      if (holds(value, pattern)) places.push(locate(document, path17));
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit2(item, [...path17, index]));
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (holds(key, pattern)) places.push(locate(document, [...path17, key], "key"));
+        visit2(item, [...path17, key]);
+      }
+    }
+  };
+  visit2(document.data, []);
+  return places;
+}
+function holds(text, pattern) {
+  if (pattern.test(text)) return true;
+  if (!/[%+]/u.test(text)) return false;
+  const decoded = urlDecoded(text);
+  return decoded !== text && pattern.test(decoded);
+}
+function urlDecoded(text) {
+  try {
+    return decodeURIComponent(text.replace(/\+/gu, " "));
+  } catch {
+    return text;
+  }
+}
+function positionOf(source, offset) {
+  const before = source.text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
+}
+
+// src/policy/rule-check.ts
+function createGovernance(rules, options) {
+  if (!rules || rules.length === 0) return null;
+  const { compiled: compiled2 } = compileRules(rules);
+  const counter = createScopeCounter(compiled2);
+  return {
+    check(subject) {
+      counter.add(subject);
+      return checkRules(compiled2, subject, options.today);
+    },
+    finish(keys) {
+      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled2, keys) : []];
+    }
+  };
+}
+
+// src/policy/entries.ts
+function writtenEntries(domains) {
+  if (!Array.isArray(domains)) return [];
+  const entries = [];
+  domains.forEach((item, index) => {
+    if (typeof item === "string") entries.push({ index, raw: item, domain: ownString(normalizeDomain(item)) });
+    else if (isGrant(item)) entries.push(grantEntry(item, index));
+  });
+  return entries;
+}
+function isGrant(item) {
+  return typeof item === "object" && item !== null && typeof item.domain === "string";
+}
+function grantEntry(item, index) {
+  const entry = { index, raw: item.domain, domain: ownString(normalizeDomain(item.domain)) };
+  if (typeof item.expires === "string") entry.expires = item.expires;
+  if (typeof item.reason === "string") entry.reason = item.reason;
+  return entry;
+}
+function isExpired(entry, today2) {
+  return entry.expires !== void 0 && isCalendarDate(entry.expires) && entry.expires < today2;
+}
+function expiryDiagnostics(entries, today2, at) {
+  const diagnostics = [];
+  for (const entry of entries) {
+    const { expires } = entry;
+    if (expires === void 0) continue;
+    const why = entry.reason === void 0 ? "" : ` (${entry.reason})`;
+    if (!isCalendarDate(expires)) {
+      diagnostics.push(diagnosticAt(at(entry.index), "error", "invalid-expiry", `expires: "${expires}" is not a calendar day; write YYYY-MM-DD, e.g. 2026-06-30`));
+      continue;
+    }
+    const days = daysBetween(today2, expires);
+    if (days < 0) {
+      const message = `${entry.raw} expired on ${expires}${why}: it is no longer desired and the plan removes it; delete the entry or move its date`;
+      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expired-domain", message));
+    } else if (days <= EXPIRY_WARNING_DAYS) {
+      const when = days === 0 ? "today (its last day)" : `in ${days} ${days === 1 ? "day" : "days"}`;
+      const message = `${entry.raw} expires on ${expires}, ${when}${why}: after that the plan removes it; move the date to keep it`;
+      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expires-soon", message));
+    }
+  }
+  return diagnostics;
+}
+function expiredOf(written, today2) {
+  const expired = written.filter((entry) => isExpired(entry, today2));
+  if (expired.length === 0) return {};
+  const entries = expired.map((entry) => ({ domain: entry.domain, expires: entry.expires }));
+  return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
+}
+function placedEntries(written, today2, at) {
+  return written.map((entry) => ({
+    domain: entry.domain,
+    ...entry.expires === void 0 ? {} : { expires: entry.expires },
+    ...entry.reason === void 0 ? {} : { reason: entry.reason },
+    expired: isExpired(entry, today2),
+    source: at(entry.index)
+  }));
+}
+function ruleSubject(key, desired, at, retired) {
+  return { key, entries: desired, at, retired };
+}
+
+// src/policy/document.ts
+function createInterner() {
+  return memoized((value) => value);
+}
+function readPolicy(parsed, reading) {
+  const { same } = reading;
+  const data = withDefaults(parsed.data, reading.project);
+  const written = writtenEntries(data.domains);
+  const at = (index) => locate(parsed, ["domains", index]);
+  const diagnostics = [
+    ...schemaDiagnostics("policy", parsed, data),
+    ...scopeTextDiagnostics(parsed, SCOPE_PATHS),
+    ...domainDiagnostics(written, at),
+    ...expiryDiagnostics(written, reading.today, at)
+  ];
+  const { scope, scopeType } = data;
+  const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
+  if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
+  const desired = written.filter((entry) => !isExpired(entry, reading.today));
+  const policy2 = {
+    key: declaration.key,
+    scope,
+    scopeType: same(scopeType),
+    componentId: same(data.componentId),
+    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
+    source: parsed.start,
+    explicitEmpty: desired.length === 0
+  };
+  if (typeof data.scopeName === "string") policy2.scopeName = data.scopeName;
+  if (isPlainObject(data.metadata)) policy2.metadata = data.metadata;
+  const { expired } = expiredOf(written, reading.today);
+  if (expired !== void 0) policy2.expired = expired;
+  if (data.drift === "keep" || data.drift === "revert") policy2.drift = data.drift;
+  if (reading.entries) policy2.entries = placedEntries(written, reading.today, at);
+  if (!reading.governance) return { declaration, policy: policy2, diagnostics };
+  const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
+  const findings = reading.governance.check(ruleSubject(policy2.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
+  diagnostics.push(...findings);
+  return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy: policy2, diagnostics };
+}
+var SCOPE_PATHS = [["scope"], ["scopeType"]];
+function withDefaults(data, project2) {
+  const { scopeType, componentId } = project2.defaults ?? {};
+  if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
+  return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
+}
+function domainDiagnostics(entries, at) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { index, domain: normalized } of entries) {
+    if (normalized === "") continue;
+    const indexes2 = seen.get(normalized);
+    if (indexes2) indexes2.push(index);
+    else seen.set(normalized, [index]);
+  }
+  const diagnostics = [];
+  for (const { raw, index } of entries) {
+    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, findingMessage(finding, seen)));
+  }
+  for (const [domain, indexes2] of seen) {
+    if (indexes2.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes2.map(at)));
+  }
+  return diagnostics;
+}
+function duplicateDomainDiagnostics(domain, positions) {
+  return positions.map((pos) => {
+    const others = positions.filter((other) => other !== pos).map((other) => other.line);
+    const message = `duplicate domain ${domain} (also at ${others.length > 1 ? "lines" : "line"} ${others.join(", ")})`;
+    return diagnosticAt(pos, "error", "duplicate-domain", message);
+  });
+}
+
+// src/policy/project-scope.ts
+import path4 from "node:path";
+function projectLookup(options, cwd) {
+  const fallback = options.project ?? {};
+  const projects = options.projects;
+  if (projects === void 0 || projects.length === 0) return () => fallback;
+  if (projects.length === 1) {
+    const only = projects[0]?.config ?? fallback;
+    return () => only;
+  }
+  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
+  const nearest = memoized((dir) => {
+    const found = byDir.get(dir);
+    if (found) return found;
+    const up = path4.dirname(dir);
+    return up === dir ? fallback : nearest(up);
+  });
+  return (file) => nearest(path4.dirname(path4.resolve(cwd, file)));
+}
+
+// src/policy/load.ts
+var READ_BATCH = 64;
+var SMALL_BATCHES = 8;
+var SMALL_BATCH = 16;
+async function loadPolicies(paths, options = {}) {
+  const batches = policyBatches(paths, options, true);
+  for (let next = await batches.next(); ; next = await batches.next()) {
+    if (next.done) return next.value;
+    if (options.onChecked) next.value.policies.forEach(options.onChecked);
+  }
+}
+async function* policyBatches(paths, options, keep2) {
+  const discovery = await discoverPolicyFiles(paths, options.cwd ?? process.cwd());
+  return yield* discoveredBatches(discovery, options, keep2);
+}
+async function* discoveredBatches(discovery, options, keep2) {
+  const cwd = options.cwd ?? process.cwd();
+  const checker = createPolicyChecker(projectLookup(options, cwd), { ...checkOptions(options), keep: keep2, complete: true });
+  const read = await fileReader(cwd, options.roots);
+  const readDiagnostics = [];
+  let policies = [];
+  let work = 0;
+  let batches = 0;
+  const batch = () => {
+    const failed = checker.failed() || readDiagnostics.some((d) => d.severity === "error");
+    const taken = { policies, warnings: keep2 ? [] : checker.takeWarnings(), failed };
+    policies = [];
+    work = 0;
+    batches += 1;
+    return taken;
+  };
+  for (const file of discovery.files) {
+    if (work >= (batches < SMALL_BATCHES ? SMALL_BATCH : READ_BATCH)) {
+      yield batch();
+      await ioTurn();
+    }
+    const result3 = read(file);
+    if (!("text" in result3)) readDiagnostics.push(result3);
+    const found = "text" in result3 ? checker.check(result3) : [];
+    policies.push(...found);
+    work += Math.max(1, found.length);
+  }
+  yield batch();
+  const result2 = checker.finish();
+  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result2.diagnostics].sort(compareDiagnostics);
+  return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files };
+}
+function ioTurn() {
+  return new Promise((resolve8) => setImmediate(() => setImmediate(resolve8)));
+}
+async function readPolicySources(files, cwd, roots) {
+  const sources = [];
+  const diagnostics = [];
+  const read = await fileReader(cwd, roots);
+  for (const [index, file] of files.entries()) {
+    if (index > 0 && index % READ_BATCH === 0) await ioTurn();
+    const result2 = read(file);
+    if ("text" in result2) sources.push(result2);
+    else diagnostics.push(result2);
+  }
+  return { sources, diagnostics };
+}
+async function fileReader(cwd, roots) {
+  const root = roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
+  const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
+  return (given) => {
+    const absolute = path5.resolve(cwd, given);
+    const file = path5.isAbsolute(given) ? relativePosix(cwd, given) : given;
+    try {
+      const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
+      return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
+    } catch (error4) {
+      return fileDiagnostic(file, error4);
+    }
+  };
+}
+function parsePolicySources(sources, options = {}) {
+  const project2 = options.project ?? {};
+  const checker = createPolicyChecker(() => project2, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
+  for (const source of sources) checker.check(source);
+  return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
+}
+function keysDeclaredTwice(declarations) {
+  const seen = /* @__PURE__ */ new Set();
+  const twice = /* @__PURE__ */ new Set();
+  for (const { key } of declarations) {
+    if (seen.has(key)) twice.add(key);
+    else seen.add(key);
+  }
+  return twice;
+}
+function checkOptions(options) {
+  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
+}
+function createPolicyChecker(projectFor, options) {
+  const diagnostics = [];
+  const declarations = [];
+  const candidates = [];
+  const candidateKeys = [];
+  const same = createInterner();
+  const readings = /* @__PURE__ */ new Map();
+  const readingOf = (project2) => {
+    const known = readings.get(project2);
+    if (known) return known;
+    const governance = options.rules ? createGovernance(project2.rules, { today: options.today, complete: options.complete }) : null;
+    const made = { reading: { project: project2, same, today: options.today, entries: options.entries, governance }, keys: [] };
+    readings.set(project2, made);
+    return made;
+  };
+  let failed = false;
+  const record = (found) => {
+    diagnostics.push(...found);
+    failed ||= found.some((diagnostic) => diagnostic.severity === "error");
+  };
+  return {
+    check(source) {
+      const parsed = parsePolicyText(source);
+      record(parsed.diagnostics);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
+      record(leaked);
+      const found = [];
+      const { reading, keys } = readingOf(projectFor(source.file));
+      for (const document of parsed.documents) {
+        const result2 = readPolicy(document, reading);
+        record(result2.diagnostics);
+        if (result2.declaration) declarations.push(result2.declaration);
+        if (result2.declaration && reading.governance) keys.push(result2.declaration.key);
+        if (result2.policy && leaked.length === 0) found.push(result2.policy);
+      }
+      if (options.keep) candidates.push(...found);
+      else candidateKeys.push(...found.map((policy2) => policy2.key));
+      return found;
+    },
+    failed: () => failed,
+    takeWarnings() {
+      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
+      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+      diagnostics.splice(0, diagnostics.length, ...errors);
+      return warnings.sort(compareDiagnostics);
+    },
+    finish() {
+      const twice = keysDeclaredTwice(declarations);
+      const once2 = (key) => !twice.has(key);
+      const ruled = [...readings.values()].flatMap(({ reading, keys }) => reading.governance?.finish(keys) ?? []);
+      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...ruled];
+      const policies = candidates.filter((policy2) => once2(policy2.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };
+    }
+  };
+}
+
+// src/policy/canonical.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+var STRINGIFY = { lineWidth: 0 };
+function formatPolicyText(source) {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) return { changed: false, diagnostics: errors };
+  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc, source.text);
+  const text = parsed.yamlDocuments.map(stringifyDocument).join("");
+  return { text, changed: text !== source.text, diagnostics: [] };
+}
+function stringifyDocument(doc) {
+  const contents = doc.contents;
+  if (contents && !((0, import_yaml3.isScalar)(contents) && contents.value === null)) return doc.toString(STRINGIFY);
+  const comments = [doc.commentBefore, contents?.commentBefore, contents?.comment, doc.comment].filter(Boolean).join("\n");
+  if (!comments) return "";
+  return `---
+${comments.split("\n").map((line) => line === "" ? "" : `#${line}`).join("\n")}
+`;
+}
+function canonicalizeDocument(doc, text) {
+  if (!(0, import_yaml3.isMap)(doc.contents)) return;
+  const map = doc.contents;
+  const first = map.items[0];
+  map.items.sort((a, b) => keyRank(a) - keyRank(b));
+  if (first && map.items[0] !== first) keepHeaderComment(map, first);
+  const domains = doc.contents.get("domains", true);
+  if ((0, import_yaml3.isSeq)(domains)) canonicalizeDomains(domains, text);
+}
+function keepHeaderComment(map, formerFirst) {
+  if (!(0, import_yaml3.isScalar)(formerFirst.key) || !formerFirst.key.commentBefore) return;
+  map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join("\n");
+  if (formerFirst.key.spaceBefore) map.spaceBefore = true;
+  formerFirst.key.commentBefore = void 0;
+  formerFirst.key.spaceBefore = false;
+}
+function keyRank(pair) {
+  const rank2 = (0, import_yaml3.isScalar)(pair.key) ? POLICY_KEYS.indexOf(String(pair.key.value)) : -1;
+  return rank2 === -1 ? POLICY_KEYS.length : rank2;
+}
+function canonicalizeDomains(seq, text) {
+  if (text !== void 0) labelFirstItem(seq, text);
+  const kept = /* @__PURE__ */ new Map();
+  const others = [];
+  for (const item of seq.items) {
+    const scalar = domainScalar(item);
+    if (!scalar || typeof scalar.value !== "string") {
+      others.push(item);
+      continue;
+    }
+    const domain = normalizeDomain(scalar.value);
+    scalar.value = writtenForm(scalar.value, domain);
+    scalar.type = "PLAIN";
+    const first = kept.get(domain);
+    if (!first) kept.set(domain, item);
+    else if ((0, import_yaml3.isScalar)(first) && (0, import_yaml3.isScalar)(item) && !first.comment && item.comment) first.comment = item.comment;
+  }
+  const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
+  seq.items = [...sorted, ...others];
+  seq.flow = seq.items.length === 0;
+}
+function writtenForm(raw, domain) {
+  const lower = raw.trim().normalize("NFC").toLowerCase();
+  const shown2 = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
+  return /[^\p{ASCII}]/u.test(shown2) && normalizeDomain(shown2) === domain ? shown2 : domain;
+}
+function labelFirstItem(seq, text) {
+  const first = seq.items[0];
+  if (!seq.commentBefore || !(0, import_yaml3.isScalar)(first) || !first.range) return;
+  const above = text.slice(0, first.range[0]).split("\n").slice(0, -1);
+  let count2 = 0;
+  while (/^\s*#/.test(above[above.length - 1 - count2] ?? "")) count2 += 1;
+  if (count2 === 0) return;
+  const lines2 = seq.commentBefore.split("\n");
+  first.commentBefore = [lines2.slice(-count2).join("\n"), first.commentBefore].filter(Boolean).join("\n");
+  seq.commentBefore = lines2.slice(0, -count2).join("\n").replace(/\n+$/, "") || void 0;
+}
+var GRANT_KEYS = ["domain", "expires", "reason"];
+function domainScalar(item) {
+  if ((0, import_yaml3.isScalar)(item)) return item;
+  if (!(0, import_yaml3.isMap)(item)) return null;
+  const domain = item.get("domain", true);
+  if (!(0, import_yaml3.isScalar)(domain)) return null;
+  const rank2 = (pair) => {
+    const index = (0, import_yaml3.isScalar)(pair.key) ? GRANT_KEYS.indexOf(String(pair.key.value)) : -1;
+    return index === -1 ? GRANT_KEYS.length : index;
+  };
+  item.items.sort((a, b) => rank2(a) - rank2(b));
+  if (item.flow && item.comment && !domain.comment) {
+    domain.comment = item.comment;
+    item.comment = void 0;
+  }
+  item.flow = false;
+  return domain;
+}
+
+// src/policy/found.ts
+import path6 from "node:path";
+var NoPoliciesError = class extends Error {
+  constructor(paths, filesFound) {
+    const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
+    super(worded`${what} under ${paths.join(", ")}; nothing was done. Check the path, or pass ${hint("allowNoPolicies", true)} when that is intended (e.g. to prune every scope)`);
+    this.paths = paths;
+    this.name = "NoPoliciesError";
+  }
+  paths;
+};
+function pathsWithoutPolicyFiles(paths, files, cwd) {
+  return (paths.length > 0 ? paths : ["."]).filter((given) => {
+    const prefix = relativePosix(cwd, path6.resolve(cwd, given));
+    return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
+  });
+}
+function checkPoliciesFound(paths, load, cwd, allow = false) {
+  if (allow) return;
+  checkPolicyFilesFound(paths, load.files, cwd);
+  if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
+}
+function checkPolicyFilesFound(paths, files, cwd, allow = false) {
+  if (allow) return;
+  const empty = pathsWithoutPolicyFiles(paths, files, cwd);
+  if (empty.length > 0) throw new NoPoliciesError(empty, false);
+}
+function tolerateMissingPaths(diagnostics, allow = false) {
+  if (!allow) return [...diagnostics];
+  return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
+}
+
+// src/git/repository.ts
+import { stat as stat4 } from "node:fs/promises";
+import path7, { posix as posix3 } from "node:path";
+async function openRepository(paths, cwd, context, known) {
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path7.resolve(cwd, given))));
+  if (await repositoryRoot(dir) === null) return null;
+  if (known?.dir === dir) return { ...known, cwd };
+  return readRepository(dir, cwd, context);
+}
+async function readRepository(dir, cwd, context) {
+  const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
+  const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
+  return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
+}
+async function baseRepository(dir) {
+  return readRepository(dir, dir, "ownership marker").catch(() => void 0);
+}
+function headCommit(repository) {
+  const id = repository?.head ?? "";
+  return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
+}
+function shownPath(repository, fromRoot) {
+  return relativePosix(repository.cwd, path7.join(repository.dir, posix3.relative(repository.prefix || ".", fromRoot)));
+}
+function rootPath(repository, given) {
+  const fromDir = relativePosix(repository.dir, path7.resolve(repository.cwd, given));
+  return posix3.normalize(posix3.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
+}
+function topPathspec(fromRoot) {
+  return fromRoot === "." ? ":(top)" : `:(top,literal)${fromRoot}`;
+}
+function commonDirectory(absolute) {
+  let common = absolute[0] ?? process.cwd();
+  for (const dir of absolute.slice(1)) {
+    while (dir !== common && !dir.startsWith(common + path7.sep)) common = path7.dirname(common);
+  }
+  return common;
+}
+async function existingAncestor(dir) {
+  for (let at = dir; ; at = path7.dirname(at)) {
+    const info3 = await stat4(at).catch(() => null);
+    if (info3?.isDirectory()) return at;
+    if (path7.dirname(at) === at) return at;
+  }
+}
+
+// src/history/walk.ts
+import { existsSync as existsSync4 } from "node:fs";
+import path8, { posix as posix5 } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+
+// src/history/policy-tree.ts
+import { posix as posix4 } from "node:path";
+function historyPolicyRule(paths) {
+  const isPolicy = policyPathRule(paths.given);
+  const excluded = paths.excluded ?? [];
+  return (file) => isPolicy(file) && !excluded.some((dir) => file.startsWith(`${dir}/`));
+}
+function workingTreeRemoval() {
+  return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
+}
+function historyPaths(repository, paths, excluded = []) {
+  const given = (paths.length > 0 ? paths : ["."]).map((given2) => rootPath(repository, given2)).filter((given2) => given2 !== ".." && !given2.startsWith("../"));
+  const within = excluded.map((dir) => rootPath(repository, dir)).filter((dir) => dir !== "." && !dir.startsWith(".."));
+  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given), ...within.length === 0 ? {} : { excluded: within } };
+}
+function projectFileLocations(given) {
+  const inside = given.filter((file) => file !== ".." && !file.startsWith("../"));
+  let common = (inside[0] ?? ".").split("/");
+  for (const other of inside.slice(1)) {
+    const parts = other.split("/");
+    let same = 0;
+    while (same < common.length && common[same] === parts[same]) same++;
+    common = common.slice(0, same);
+  }
+  if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
+  const directories = common.filter((part) => part !== "." && part !== "");
+  const locations = [];
+  for (let depth2 = directories.length; depth2 >= 0; depth2--) locations.push(posix4.join(...directories.slice(0, depth2), PROJECT_FILE));
+  return locations;
+}
+var REGULAR_FILE = /^100(?:644|755)$/;
+function governing(blobs) {
+  return blobs?.find((blob) => blob !== void 0) ?? null;
+}
+async function versionsAt(repository, rev, paths, replaced) {
+  const isPolicy = historyPolicyRule(paths);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  const listed = await runGit(["ls-tree", "-r", "-z", "--full-name", rev, "--", ...pathspecs], { cwd: repository.dir, context: replaced.context });
+  const projects = [];
+  const files = [];
+  for (const record of listed.toString("utf8").split("\0")) {
+    const tab = record.indexOf("	");
+    const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
+    const file = record.slice(tab + 1);
+    const projectAt3 = paths.projectFiles.indexOf(file);
+    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
+    if (projectAt3 >= 0) projects[projectAt3] = blob;
+    else if (isPolicy(file)) files.push({ file, blob });
+  }
+  const project2 = governing(projects);
+  return files.map(({ file, blob }) => ({ file, blob, project: project2, order: replaced.order, ...replaced.removedBy ? { removedBy: replaced.removedBy } : {} }));
+}
+
+// src/history/walk.ts
+var CONTEXT = "pruning";
+async function readReplacedVersions(repository, paths, onVersion) {
+  if (repository.shallow) {
+    throw new GitRevisionError(
+      "pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. " + worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint("prune", false)}.`
+    );
+  }
+  if (repository.head === null) return;
+  const walk2 = createWalk(paths, onVersion);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  const [, worktree] = await Promise.all([
+    walkCommits(repository, pathspecs, walk2),
+    runGit(["diff-index", "-z", "-r", "--no-renames", "--no-abbrev", repository.head, "--", ...pathspecs], { cwd: repository.dir, context: CONTEXT })
+  ]);
+  walkWorkingTree(repository, paths, worktree, walk2);
+  for (const change of walk2.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
+}
+function createWalk(paths, onVersion) {
+  return {
+    isPolicy: historyPolicyRule(paths),
+    projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
+    projects: /* @__PURE__ */ new Map(),
+    onVersion,
+    projectChanges: []
+  };
+}
+async function walkCommits(repository, pathspecs, walk2) {
+  const options = { cwd: repository.dir, context: CONTEXT };
+  const pairs = [];
+  const folder = diffFolder(walk2, () => pairs.shift());
+  const diff = startGit(["diff-tree", "--stdin", "--root", "--always", "-r", "-z", "--no-renames", "--no-abbrev", "--format=%x01%H%x00%cI%x00%s", "--", ...pathspecs], {
+    ...options,
+    onData: folder.push
+  });
+  let order = 0;
+  let pending = "";
+  let writing = Promise.resolve();
+  const list = startGit(["rev-list", "--reverse", "--topo-order", "--parents", "HEAD"], {
+    ...options,
+    onData: (chunk) => {
+      const lines2 = (pending + chunk.toString("latin1")).split("\n");
+      pending = lines2.pop() ?? "";
+      const input = lines2.map((line) => pairsOf(line, order++, pairs)).join("");
+      writing = writing.then(() => diff.write(input));
+    }
+  });
+  const listed = list.done.finally(() => writing.then(() => diff.end()));
+  await Promise.all([listed, diff.done]);
+  folder.finish();
+}
+function pairsOf(line, order, pairs) {
+  const [commit = "", ...parents] = line.split(" ");
+  if (parents.length === 0) {
+    pairs.push({ commit, parent: null, first: true, order });
+    return `${commit}
+`;
+  }
+  return parents.map((parent, index) => {
+    pairs.push({ commit, parent, first: index === 0, order });
+    return `${commit} ${parent}
+`;
+  }).join("");
+}
+function diffFolder(walk2, nextPair) {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let expect = "any";
+  let entry = "";
+  let pair;
+  const push2 = (chunk) => {
+    const tokens = (pending + decoder.write(chunk)).split("\0");
+    pending = tokens.pop() ?? "";
+    for (const raw of tokens) {
+      if (expect === "date" && pair) [pair.removedBy.date, expect] = [raw, "subject"];
+      else if (expect === "subject" && pair) [pair.removedBy.subject, expect] = [raw, "any"];
+      else if (expect === "path" && pair) [expect] = [foldEntry(walk2, pair, entry, raw)];
+      else if (raw.startsWith("")) {
+        if (pair) finishPair(walk2, pair);
+        pair = openPair(walk2, nextPair(), raw.slice(1));
+        expect = "date";
+      } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
+    }
+  };
+  return { push: push2, finish: () => pair && finishPair(walk2, pair) };
+}
+function openPair(walk2, next, commit) {
+  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
+  if (next.first) walk2.projects.set(next.commit, next.parent === null ? [] : walk2.projects.get(next.parent) ?? []);
+  walk2.head = next.commit;
+  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: "", subject: "" } };
+}
+function finishPair(walk2, pair) {
+  if (pair.parent === null) return;
+  const before = governing(walk2.projects.get(pair.parent));
+  if (before !== governing(walk2.projects.get(pair.commit))) walk2.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
+}
+function foldEntry(walk2, pair, entry, file) {
+  const [oldMode = "", newMode = "", oldBlob = "", newBlob = "", status = ""] = entry.slice(1).split(" ");
+  const projectAt3 = walk2.projectIndex.get(file);
+  if (projectAt3 !== void 0) {
+    if (pair.first) {
+      const blobs = [...walk2.projects.get(pair.commit) ?? []];
+      blobs[projectAt3] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
+      walk2.projects.set(pair.commit, blobs);
+    }
+  } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
+    walk2.onVersion({ file, blob: oldBlob, project: governing(walk2.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
+  }
+  return "any";
+}
+function walkWorkingTree(repository, paths, output, walk2) {
+  walk2.head = repository.head ?? void 0;
+  if (walk2.head === void 0) return;
+  const order = Number.MAX_SAFE_INTEGER;
+  const removedBy = workingTreeRemoval();
+  const head = walk2.projects.get(walk2.head) ?? [];
+  const now = [...head];
+  const tokens = output.toString("utf8").split("\0");
+  for (let index = 0; index + 1 < tokens.length; index += 2) {
+    const [oldMode = "", newMode = "", oldBlob = "", , status = ""] = tokens[index].replace(/^\n/, "").slice(1).split(" ");
+    const file = tokens[index + 1];
+    const projectAt3 = walk2.projectIndex.get(file);
+    if (projectAt3 !== void 0) now[projectAt3] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
+    else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
+  }
+  for (const [index, file] of paths.projectFiles.entries()) {
+    if (now[index] === void 0 && existsSync4(path8.join(repository.dir, posix5.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+  }
+  if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
+}
+
+// src/git/blobs.ts
+function streamBlobs(options) {
+  const checking = [];
+  let git;
+  let asked = [];
+  const send = () => {
+    if (asked.length > 0) void (git ??= startBlobProcesses(options, checking)).check.write(`${asked.join("\n")}
+`);
+    asked = [];
+  };
+  return {
+    read(name, onRead) {
+      checking.push({ name, onRead });
+      if (asked.push(name) === 1) setImmediate(send);
+    },
+    async close() {
+      send();
+      if (!git) return;
+      const { check, contents } = git;
+      check.end();
+      await check.done.finally(() => contents.end());
+      await contents.done;
+    }
+  };
+}
+function startBlobProcesses(options, checking) {
+  const reading = [];
+  const contents = startGit(["cat-file", "--batch", "--buffer"], {
+    ...options,
+    onData: batchParser((bytes) => reading.shift()?.(bytes ? { kind: "blob", bytes } : { kind: "missing" }))
+  });
+  let pending = "";
+  const check = startGit(["cat-file", "--batch-check=%(objecttype) %(objectsize)", "--buffer"], {
+    ...options,
+    onData: (chunk) => {
+      const lines2 = (pending + chunk.toString("latin1")).split("\n");
+      pending = lines2.pop() ?? "";
+      const wanted = [];
+      for (const line of lines2) {
+        const asked = checking.shift();
+        if (!asked) continue;
+        const [type, size] = line.split(" ");
+        if (type !== "blob") asked.onRead({ kind: "missing" });
+        else if (Number(size) > options.maxBytes) asked.onRead({ kind: "too-large", size: Number(size) });
+        else {
+          reading.push(asked.onRead);
+          wanted.push(asked.name);
+        }
+      }
+      if (wanted.length > 0) void contents.write(`${wanted.join("\n")}
+`);
+    }
+  });
+  for (const git of [check, contents]) git.done.catch(() => void 0);
+  return { check, contents };
+}
+async function readBlobs(names, options, onBlob) {
+  if (names.length === 0) return;
+  const stream = streamBlobs(options);
+  for (const name of names) stream.read(name, (read) => onBlob(name, read));
+  await stream.close();
+}
+function batchParser(onContent) {
+  let pending = Buffer.alloc(0);
+  let body = null;
+  return (chunk) => {
+    let data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    pending = Buffer.alloc(0);
+    while (data.length > 0) {
+      if (body === null) {
+        const end = data.indexOf(10);
+        if (end < 0) {
+          pending = Buffer.from(data);
+          return;
+        }
+        const size = Number(data.subarray(0, end).toString("latin1").split(" ")[2]);
+        data = data.subarray(end + 1);
+        if (!Number.isInteger(size)) {
+          onContent(null);
+          continue;
+        }
+        body = { bytes: Buffer.allocUnsafe(size + 1), filled: 0 };
+      }
+      const take = Math.min(body.bytes.length - body.filled, data.length);
+      data.copy(body.bytes, body.filled, 0, take);
+      body.filled += take;
+      data = data.subarray(take);
+      if (body.filled === body.bytes.length) {
+        onContent(body.bytes.subarray(0, body.bytes.length - 1));
+        body = null;
+      }
+    }
+  };
+}
+
+// src/history/versions.ts
+function pastScopeReader(repository, options) {
+  const found = { scopes: /* @__PURE__ */ new Map(), diagnostics: [] };
+  const orders = /* @__PURE__ */ new Map();
+  const readings = /* @__PURE__ */ new Map();
+  const projects = /* @__PURE__ */ new Map([[null, {}]]);
+  const blobs = streamBlobs({ cwd: repository.dir, context: options.context, maxBytes: MAX_FILE_BYTES });
+  const readProject = (blob) => {
+    projects.set(blob, {});
+    blobs.read(blob, (read) => projects.set(blob, projectOf(read)));
+  };
+  const tooLarge4 = /* @__PURE__ */ new Map();
+  const interpret = (reading, read) => {
+    const { version } = reading;
+    reading.keys = [];
+    if (read.kind === "too-large") noteTooLarge(tooLarge4, version, read.size);
+    const decoded = read.kind === "blob" ? decodePolicyBytes(version.file, read.bytes) : null;
+    if (!decoded?.ok) return;
+    const result2 = readVersion(repository, version, decoded.text, projects.get(version.project) ?? {}, options);
+    if ("warning" in result2) {
+      found.diagnostics.push(result2.warning);
+      return;
+    }
+    reading.keys = result2.scopes.map((policy2) => policy2.key);
+    for (const policy2 of result2.scopes) keep(found, orders, policy2, version.order);
+  };
+  return {
+    add(version) {
+      const id = `${version.blob} ${version.project ?? ""}`;
+      const known = readings.get(id);
+      if (known) {
+        newerVersion(found, orders, known, version);
+        return;
+      }
+      const reading = { version, keys: null };
+      readings.set(id, reading);
+      if (!projects.has(version.project) && version.project !== null) readProject(version.project);
+      blobs.read(version.blob, (read) => interpret(reading, read));
+    },
+    async finish() {
+      await blobs.close();
+      for (const large of tooLarge4.values()) found.diagnostics.push(tooLargeWarning(repository, large));
+      return found;
+    }
+  };
+}
+function newerVersion(found, orders, known, version) {
+  if (known.version.order >= version.order) return;
+  known.version = version;
+  for (const key of known.keys ?? []) {
+    const policy2 = found.scopes.get(key);
+    if (policy2) keep(found, orders, { ...policy2, ...version.removedBy ? { removedBy: version.removedBy } : {} }, version.order);
+  }
+}
+function keep(found, orders, policy2, order) {
+  if ((orders.get(policy2.key) ?? -1) >= order) return;
+  orders.set(policy2.key, order);
+  found.scopes.set(policy2.key, policy2);
+}
+function projectOf(read) {
+  const decoded = read.kind === "blob" ? decodePolicyBytes("autojoin-sync.yaml", read.bytes) : null;
+  const parsed = decoded?.ok ? parseProjectSource({ file: "autojoin-sync.yaml", text: decoded.text }, "autojoin-sync.yaml") : null;
+  if (!parsed || parsed.diagnostics.some((d) => d.severity === "error")) return {};
+  const { file: _file, ...config } = parsed.config;
+  return config;
+}
+function readVersion(repository, version, text, project2, options) {
+  const named2 = parsePolicyText({ file: version.file, text }).documents.map(({ data }) => keyOf(data, project2));
+  if (named2.every((key) => key === null || options.isDeclared(key))) return { scopes: [] };
+  const checked2 = parsePolicySources([{ file: shownPath(repository, version.file), text }], { project: project2, secrets: options.secrets });
+  const leaked = checked2.diagnostics.find((d) => d.code === "secret-in-policy");
+  if (leaked) return { warning: secretInHistory(leaked, version) };
+  const scopes = checked2.policies.filter((policy2) => !options.isDeclared(policy2.key));
+  return {
+    scopes: scopes.map((policy2) => ({
+      key: policy2.key,
+      scope: policy2.scope,
+      scopeType: policy2.scopeType,
+      componentId: policy2.componentId,
+      domains: [],
+      source: policy2.source,
+      explicitEmpty: false,
+      ...version.removedBy ? { removedBy: version.removedBy } : {}
+    }))
+  };
+}
+function keyOf(data, project2) {
+  const scopeType = "scopeType" in data ? data.scopeType : project2.defaults?.scopeType;
+  const { scope } = data;
+  return typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? scopeKey({ scopeType, scope }) : null;
+}
+function replacedBy(removedBy) {
+  if (!removedBy) return "the revision";
+  return removedBy.commit === "working-tree" ? "the working tree" : `commit ${removedBy.commit}`;
+}
+function noteTooLarge(tooLarge4, version, size) {
+  const known = tooLarge4.get(version.file);
+  const count2 = (known?.count ?? 0) + 1;
+  tooLarge4.set(version.file, known && known.version.order >= version.order ? { ...known, count: count2 } : { version, size, count: count2 });
+}
+function tooLargeWarning(repository, large) {
+  const limit = `over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
+  const newest = `replaced by ${replacedBy(large.version.removedBy)}`;
+  return {
+    file: shownPath(repository, large.version.file),
+    line: 1,
+    column: 1,
+    severity: "warning",
+    code: "history-file-too-large",
+    message: large.count === 1 ? `the version of this file ${newest} is ${large.size} bytes, ${limit}: it declares nothing, so pruning cannot see its scopes` : `${large.count} versions of this file in git history are ${limit} (the newest, ${newest}, is ${large.size} bytes): they declare nothing, so pruning cannot see their scopes`
+  };
+}
+function secretInHistory(leaked, version) {
+  return {
+    ...leaked,
+    severity: "warning",
+    code: "secret-in-history",
+    message: `the version of this file replaced by ${replacedBy(version.removedBy)}: ${leaked.message}; that version declares nothing, and none of it is shown (the secret stays in git history: rotate it)`
+  };
+}
+async function readPolicySourcesAt(rev, paths, cwd) {
+  const context = `git revision ${rev}`;
+  checkRevision(rev, context);
+  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, context);
+  const historical = repository && historyPaths(repository, paths);
+  if (!repository || !historical) return [];
+  const files = /* @__PURE__ */ new Map();
+  for (const { blob, file } of await versionsAt(repository, rev, historical, { order: 0, context })) files.set(blob, [...files.get(blob) ?? [], file]);
+  const sources = [];
+  await readBlobs([...files.keys()], { cwd: repository.dir, context, maxBytes: MAX_FILE_BYTES }, (blob, read) => {
+    const decoded = read.kind === "blob" ? decodePolicyBytes(blob, read.bytes) : null;
+    if (decoded?.ok) for (const file of files.get(blob) ?? []) sources.push({ file: shownPath(repository, file), text: decoded.text });
+  });
+  return sources.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+
+// src/history/prune.ts
+var NOTHING_PRUNED = { pruned: [], diagnostics: [] };
+function pruneSetting(project2) {
+  const setting = project2.prune;
+  return typeof setting === "boolean" ? setting : setting?.history;
+}
+async function findPruned(request2, context, declared) {
+  let found;
+  if (request2.from !== void 0) found = await prunedSince(request2.from, context, declared);
+  else if (request2.history) found = await prunedFromHistory(context, declared);
+  else return NOTHING_PRUNED;
+  const kept = keptScopes(context.project);
+  const elsewhere = await notDeclaredElsewhere(found.pruned.filter((policy2) => !kept.has(policy2.key)), context);
+  return { ...found, pruned: elsewhere.pruned, outside: elsewhere.outside };
+}
+async function undeclaredInHistory(context, declared) {
+  try {
+    const { pruned } = await findPruned({ history: true }, context, declared);
+    return pruned.map((policy2) => policy2.key).sort();
+  } catch (error4) {
+    if (error4 instanceof GitRevisionError) return null;
+    throw error4;
+  }
+}
+async function prunedFromHistory(context, declared) {
+  const repository = await openRepository(context.paths, context.cwd, "pruning", context.repository);
+  const paths = repository && historyPaths(repository, context.paths, context.excluded);
+  if (!repository || !paths) return NOTHING_PRUNED;
+  const reader = pastReader(repository, context, declared, "pruning");
+  try {
+    await readReplacedVersions(repository, paths, (version) => reader.add(version));
+  } catch (error4) {
+    await reader.finish().catch(() => void 0);
+    throw error4;
+  }
+  const past = await reader.finish();
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+}
+async function prunedSince(rev, context, declared) {
+  const what = wordHint(hint("pruneFrom", rev));
+  checkRevision(rev, wordHint(hint("pruneFrom")));
+  if (isNullRevision(rev)) return NOTHING_PRUNED;
+  const repository = await openRepository(context.paths, context.cwd, what, context.repository);
+  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
+  const paths = historyPaths(repository, context.paths, context.excluded);
+  if (!paths) return NOTHING_PRUNED;
+  const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
+  const reader = pastReader(repository, context, declared, what);
+  versions.forEach((version) => reader.add(version));
+  const past = await reader.finish();
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+}
+function pastReader(repository, context, declared, what) {
+  return pastScopeReader(repository, { secrets: context.secrets ?? [], isDeclared: (key) => declared.has(key), context: what });
+}
+async function notDeclaredElsewhere(candidates, context) {
+  if (candidates.length === 0) return { pruned: candidates, outside: [] };
+  const files = await policyFilesOutside(context.paths, context.cwd, context.excluded ?? []);
+  if (files.length === 0) return { pruned: candidates, outside: [] };
+  const { sources } = await readPolicySources(files, context.cwd);
+  const where2 = /* @__PURE__ */ new Map();
+  for (const source of sources) {
+    for (const { key, line } of keysReadable(source, candidates, context.project)) {
+      if (!where2.has(key)) where2.set(key, { key, file: shownPath2(source.file, context.cwd), line });
+    }
+  }
+  const outside = [...where2.values()].filter(({ key }) => candidates.some((policy2) => policy2.key === key));
+  return { pruned: candidates.filter((policy2) => !where2.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
+}
+function shownPath2(file, cwd) {
+  const relative2 = path9.relative(cwd, path9.resolve(cwd, file));
+  return relative2.split(path9.sep).join("/");
+}
+async function policyFilesOutside(paths, cwd, excluded) {
+  const root = await repositoryRoot(path9.resolve(cwd)) ?? cwd;
+  const given = paths.map((given2) => path9.resolve(cwd, given2));
+  const others = excluded.map((dir) => path9.resolve(cwd, dir));
+  if (others.length === 0 && given.some((covered) => isInside(covered, root))) return [];
+  const { files } = await discoverPolicyFiles([root], cwd);
+  const outside = (file) => others.some((dir) => isInside(dir, file)) || !given.some((covered) => isInside(covered, file));
+  return files.filter((file) => outside(path9.resolve(cwd, file)));
+}
+function keysReadable(source, candidates, project2) {
+  const parsed = parsePolicyText(source);
+  const named2 = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project2), scope: data.scope, line: start.line }));
+  const keys = named2.flatMap(({ key, line }) => key === null ? [] : [{ key, line }]);
+  if (parsed.diagnostics.length === 0 && named2.every(({ key, scope }) => key !== null || scope === void 0)) return keys;
+  const mentioned = scopesNamed(source.text);
+  return [...keys, ...candidates.flatMap((policy2) => {
+    const line = mentioned.get(policy2.scope);
+    return line === void 0 ? [] : [{ key: policy2.key, line }];
+  })];
+}
+function scopesNamed(text) {
+  const documents = (0, import_yaml4.parseAllDocuments)(text);
+  const named2 = /* @__PURE__ */ new Map();
+  for (const document of Array.isArray(documents) ? documents : []) {
+    if (!(0, import_yaml4.isMap)(document.contents)) continue;
+    for (const pair of document.contents.items) {
+      if (!(0, import_yaml4.isScalar)(pair.key) || pair.key.value !== "scope" || !(0, import_yaml4.isScalar)(pair.value)) continue;
+      const offset = pair.key.range[0];
+      named2.set(String(pair.value.value), text.slice(0, offset).split("\n").length);
+    }
+  }
+  return named2;
+}
+function keptScopes(project2) {
+  const keep2 = typeof project2.prune === "object" ? project2.prune.keep ?? [] : [];
+  return new Set(keep2.map((entry) => scopeKey(parseScopeKey(entry))));
+}
+
+// src/dns/types.ts
+var VERIFICATION_PREFIX = "autojoin-sync-verification=";
+
+// src/dns/classify.ts
+function nextLookup(answers, verifying) {
+  if (!answers.MX) return "MX";
+  if (Object.values(answers).some((answer) => answer.kind === "nxdomain" || answer.kind === "unanswered")) return null;
+  if (verifying && !answers.TXT) return "TXT";
+  if (receivesMail(answers) !== void 0) return null;
+  if (!answers.A) return "A";
+  if (!answers.AAAA) return "AAAA";
+  return null;
+}
+function receivesMail(answers) {
+  const mail = [answers.MX, answers.A, answers.AAAA];
+  if (mail.some((answer) => answer?.kind === "records")) return true;
+  return mail.every((answer) => answer?.kind === "nodata") ? false : void 0;
+}
+function classifyDomain(domain, answers, judgement) {
+  if (Object.values(answers).some((answer) => answer.kind === "nxdomain")) {
+    return [{ severity: "error", code: "dns-nxdomain", message: `${domain} does not exist in DNS (NXDOMAIN): whoever registers it can join` }];
+  }
+  const findings = [];
+  const mail = receivesMail(answers);
+  if (mail === false) {
+    findings.push({ severity: "warning", code: "dns-no-mail", message: `${domain} has no MX and no A/AAAA record: it receives no mail` });
+  } else if (mail === void 0) {
+    findings.push(unanswered(domain, pick(answers, ["MX", "A", "AAAA"]), judgement.strict));
+  }
+  if (judgement.token !== void 0) findings.push(...verification(domain, answers.TXT, judgement));
+  return findings;
+}
+function verification(domain, txt, judgement) {
+  if (txt?.kind === "unanswered") return [unanswered(domain, { TXT: txt }, judgement.strict)];
+  const wanted = `${VERIFICATION_PREFIX}${judgement.token ?? ""}`;
+  if (txt?.kind === "records" && txt.values.includes(wanted)) return [];
+  const message = `${domain} does not publish the TXT record "${wanted}": no proof that the organization controls it`;
+  return [{ severity: "error", code: "dns-unverified", message }];
+}
+function unanswered(domain, answers, strict) {
+  const failed = Object.entries(answers).filter((entry) => entry[1].kind === "unanswered");
+  const reasons = failed.map(([type, answer]) => [type, answer.reason]);
+  const timedOut = reasons.some(([, reason]) => reason === "timeout" || reason === "deadline");
+  const code = timedOut ? "dns-timeout" : "dns-unanswered";
+  const why = reasons.map(([type, reason]) => `${type}: ${REASONS[reason] ?? reason}`).join(", ");
+  const message = `no answer about ${domain} (${why || "not looked up"}), so it could not be checked`;
+  return { severity: strict ? "error" : "warning", code, message };
+}
+var REASONS = {
+  timeout: "timed out",
+  deadline: "the DNS check ran out of time first",
+  servfail: "SERVFAIL",
+  refused: "REFUSED"
+};
+function pick(answers, types) {
+  const picked = {};
+  for (const type of types) {
+    const answer = answers[type];
+    if (answer) picked[type] = answer;
+  }
+  return picked;
+}
+
+// src/dns/place-findings.ts
+import path10 from "node:path";
+async function placeFindings(policies, findings, cwd) {
+  const affected = policies.filter((policy2) => policy2.domains.some((domain) => findings.has(domain)));
+  const documents = await documentsOf(affected, cwd);
+  const diagnostics = [];
+  for (const policy2 of affected) {
+    const entries = entryPositions(documents.get(startKey(policy2.source)), findings);
+    for (const domain of policy2.domains) {
+      for (const finding of findings.get(domain) ?? []) {
+        diagnostics.push(diagnosticAt(entries.get(domain) ?? policy2.source, finding.severity, finding.code, finding.message));
+      }
+    }
+  }
+  return diagnostics;
+}
+async function documentsOf(policies, cwd) {
+  const files = [...new Set(policies.map((policy2) => policy2.source.file))];
+  const { sources } = await readPolicySources(files.map((file) => path10.resolve(cwd, file)), cwd);
+  const documents = /* @__PURE__ */ new Map();
+  for (const source of sources) {
+    for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
+  }
+  return documents;
+}
+function startKey(pos) {
+  return `${pos.file}\0${pos.line}\0${pos.column}`;
+}
+function entryPositions(document, findings) {
+  const positions = /* @__PURE__ */ new Map();
+  const entries = document?.data.domains;
+  if (!document || !Array.isArray(entries)) return positions;
+  entries.forEach((entry, index) => {
+    const raw = domainOf(entry);
+    if (raw === void 0) return;
+    const domain = normalizeDomain(raw);
+    if (findings.has(domain) && !positions.has(domain)) positions.set(domain, locate(document, ["domains", index]));
+  });
+  return positions;
+}
+function domainOf(entry) {
+  if (typeof entry === "string") return entry;
+  const named2 = entry?.domain;
+  return typeof named2 === "string" ? named2 : void 0;
+}
+
+// src/dns/resolver.ts
+import { promises as dns } from "node:dns";
+function createLookup(options) {
+  const resolver = new dns.Resolver({ timeout: Math.max(50, Math.floor(options.timeoutMs / 2)), tries: 2 });
+  if (options.servers.length > 0) resolver.setServers([...options.servers]);
+  const waiting = /* @__PURE__ */ new Set();
+  let expired = false;
+  return {
+    async lookup(name, type) {
+      if (expired) return DEADLINE;
+      return settle(query(resolver, name, type), options.timeoutMs, waiting);
+    },
+    expire() {
+      expired = true;
+      for (const end of waiting) end(DEADLINE);
+      resolver.cancel();
+    },
+    close: () => resolver.cancel()
+  };
+}
+var DEADLINE = { kind: "unanswered", reason: "deadline" };
+async function query(resolver, name, type) {
+  try {
+    return { kind: "records", values: await recordsOf(resolver, name, type) };
+  } catch (error4) {
+    return answerOf(error4.code);
+  }
+}
+async function recordsOf(resolver, name, type) {
+  switch (type) {
+    case "MX":
+      return (await resolver.resolveMx(name)).map((mx) => mx.exchange);
+    case "A":
+      return resolver.resolve4(name);
+    case "AAAA":
+      return resolver.resolve6(name);
+    case "TXT":
+      return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));
+  }
+}
+function answerOf(code) {
+  switch (code) {
+    case dns.NODATA:
+      return { kind: "nodata" };
+    case dns.NOTFOUND:
+      return { kind: "nxdomain" };
+    case dns.TIMEOUT:
+      return { kind: "unanswered", reason: "timeout" };
+    case dns.SERVFAIL:
+      return { kind: "unanswered", reason: "servfail" };
+    case dns.REFUSED:
+      return { kind: "unanswered", reason: "refused" };
+    case dns.CANCELLED:
+      return DEADLINE;
+    default:
+      return { kind: "unanswered", reason: code ?? "unknown error" };
+  }
+}
+function settle(answer, timeoutMs, waiting) {
+  return new Promise((resolve8) => {
+    const done = (value) => {
+      clearTimeout(timer);
+      waiting.delete(done);
+      resolve8(value);
+    };
+    const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
+    waiting.add(done);
+    void answer.then(done);
+  });
+}
+
+// src/dns/check-domains.ts
+function startDnsCheck(settings, options) {
+  const pool = startDomainPool(settings, options.lookup);
+  return {
+    add: (policy2) => {
+      for (const domain of policy2.domains) pool.add(domain);
+    },
+    async finish(policies) {
+      const findings = await pool.drain();
+      return findings.size === 0 ? [] : placeFindings(policies, findings, options.cwd);
+    }
+  };
+}
+function checkPoliciesOverDns(policies, settings, options) {
+  const check = startDnsCheck(settings, options);
+  for (const policy2 of policies) check.add(policy2);
+  return check.finish(policies);
+}
+function startDomainPool(settings, given) {
+  const lookup = given ?? createLookup(settings);
+  const seen = /* @__PURE__ */ new Set();
+  const queue = [];
+  let next = 0;
+  let active = 0;
+  const findings = /* @__PURE__ */ new Map();
+  const running = /* @__PURE__ */ new Set();
+  const deadline2 = setTimeout(() => lookup.expire(), settings.deadlineMs);
+  deadline2.unref();
+  const work = async () => {
+    try {
+      while (next < queue.length) {
+        const domain = queue[next++];
+        const answers = await lookUpDomain(lookup, domain, settings.token !== void 0);
+        const found = classifyDomain(domain, answers, { token: settings.token, strict: settings.strict });
+        if (found.length > 0) findings.set(domain, found);
+      }
+    } finally {
+      active -= 1;
+    }
+  };
+  return {
+    add(domain) {
+      if (seen.has(domain)) return;
+      seen.add(domain);
+      queue.push(domain);
+      if (active >= settings.concurrency) return;
+      active += 1;
+      const worker = work();
+      running.add(worker);
+      const done = () => running.delete(worker);
+      void worker.then(done, done);
+    },
+    async drain() {
+      try {
+        while (running.size > 0) await Promise.all(running);
+      } finally {
+        clearTimeout(deadline2);
+        lookup.close();
+      }
+      return findings;
+    }
+  };
+}
+async function lookUpDomain(lookup, domain, verifying) {
+  const answers = {};
+  for (let type = nextLookup(answers, verifying); type !== null; type = nextLookup(answers, verifying)) {
+    answers[type] = await lookup.lookup(domain, type);
+  }
+  return answers;
+}
+
+// src/dns/servers.ts
+import { promises as dns2 } from "node:dns";
+import { isIP as isIP2, isIPv6 } from "node:net";
+var DnsServerError = class extends Error {
+};
+async function resolveServerAddress(text, where2) {
+  const { host, port } = splitServer(text.trim(), where2);
+  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where2);
+  if (port === void 0) return ip;
+  return isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+function splitServer(text, where2) {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/u.exec(text);
+  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where2, true);
+  if (isIPv6(text)) return { host: text };
+  const plain = /^([A-Za-z0-9.-]+)(?::(\d+))?$/u.exec(text);
+  if (plain) return checked(plain[1] ?? "", plain[2], text, where2, false);
+  throw invalid(text, where2);
+}
+function checked(host, port, text, where2, ipv6) {
+  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where2);
+  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where2);
+  return port === void 0 ? { host } : { host, port: String(Number(port)) };
+}
+function invalid(text, where2) {
+  return new DnsServerError(`${where2}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
+}
+async function lookUpHost(host, text, where2) {
+  try {
+    return (await dns2.lookup(host)).address;
+  } catch (error4) {
+    throw new DnsServerError(`${where2}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
+  }
+}
+
+// src/run/dns.ts
+var DNS_CONCURRENCY = 32;
+var DEFAULT_TIMEOUT_SECONDS = 5;
+var DEFAULT_DEADLINE_SECONDS = 120;
+function dnsConfig(request2, project2, env) {
+  const dns3 = project2.dns ?? {};
+  const asked = request2.dns === true || request2.strict === true || (request2.servers?.length ?? 0) > 0;
+  if (!asked && dns3.check !== true) return null;
+  const { where: where2, servers } = serverSource(request2, project2, env);
+  return {
+    servers: [...servers],
+    serversFrom: where2,
+    ...dns3.verify === "txt" && dns3.token !== void 0 ? { token: dns3.token } : {},
+    strict: request2.strict === true || dns3.strict === true,
+    timeoutMs: (dns3.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1e3,
+    deadlineMs: (dns3.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS) * 1e3,
+    concurrency: DNS_CONCURRENCY
+  };
+}
+async function resolveDnsServers(settings) {
+  if (settings === null) return null;
+  try {
+    return { ...settings, servers: await Promise.all(settings.servers.map((server) => resolveServerAddress(server, settings.serversFrom))) };
+  } catch (error4) {
+    throw error4 instanceof DnsServerError ? new RunError(error4.message) : error4;
+  }
+}
+function serverSource(request2, project2, env) {
+  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
+  const configured = project2.dns?.servers ?? [];
+  if (configured.length > 0) return { where: `dns.servers in ${projectFileName()}`, servers: configured };
+  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
+  return { where: "AUTOJOIN_DNS_SERVERS", servers: fromEnv };
+}
+async function checkDns(policies, settings, options) {
+  if (settings === null || policies.length === 0) return [];
+  return (await checkPoliciesOverDns(policies, settings, options)).sort(compareDiagnostics);
+}
+function dnsBeforeRead(settings, cwd) {
+  return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
+}
+function dnsWhileLoading(settings, cwd) {
+  if (settings === null) return { finish: () => Promise.resolve([]) };
+  const check = startDnsCheck(settings, { cwd });
+  return { onChecked: (policy2) => check.add(policy2), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
+}
+
+// src/run/projects.ts
+function projectScopes(context) {
+  return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
+}
+function projectName(project2, base) {
+  return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
+}
+function oneProjectAtATime(command, projects, cwd) {
+  const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
+  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", relativePosix(cwd, one.projectFile))}`);
+  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
+}
+function oneTarget(settings, projects, sources) {
+  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
+  const named2 = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
+  const first = named2[0];
+  if (first === void 0) return settings;
+  const other = named2.find((one) => sameUrl(one.url) !== sameUrl(first.url));
+  if (settings.baseUrl !== void 0 || settings.emulator) {
+    if (other === void 0) return settings;
+    const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
+    return { ...settings, targetNotice: `the baseUrl of ${named2.map((one) => one.name).join(", ")} ${named2.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
+  }
+  if (other !== void 0) {
+    throw new RunError(
+      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
+    );
+  }
+  return { ...settings, baseUrl: first.url, baseUrlFrom: named2.map((one) => one.name).join(", ") };
+}
+function sameUrl(url) {
+  return url.trim().replace(/\/+$/u, "");
+}
+function invalidProjects(invalid2, seeWhere = "see above") {
+  return new RunError(`${invalid2.map((one) => one.name).join(", ")} ${invalid2.length === 1 ? "is" : "are"} invalid (${seeWhere}); nothing else was checked`);
+}
+function projectWithPlan() {
+  return new RunError(worded`${hint("project")} selects the policy files a run reads; a saved plan (${hint("planFile")}) records its own project file: leave ${hint("project")} out`);
+}
+
+// src/run/ci.ts
+var CI_VARIABLES = [
+  "CONTINUOUS_INTEGRATION",
+  "BUILD_ID",
+  "BUILD_NUMBER",
+  "CI_NAME",
+  "RUN_ID",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "TF_BUILD",
+  // Azure Pipelines
+  "JENKINS_URL",
+  "HUDSON_URL",
+  "BUILDKITE",
+  "CIRCLECI",
+  "TRAVIS",
+  "TEAMCITY_VERSION",
+  "BITBUCKET_BUILD_NUMBER",
+  "CODEBUILD_BUILD_ID",
+  // AWS CodeBuild
+  "APPVEYOR",
+  "DRONE",
+  "SEMAPHORE",
+  "bamboo_planKey",
+  "GO_PIPELINE_LABEL",
+  // GoCD
+  "CF_BUILD_ID",
+  // Codefresh
+  "HARNESS_BUILD_ID",
+  "WOODPECKER_CI",
+  "VERCEL",
+  "NETLIFY"
+];
+function ciVariable(env) {
+  const ci = env.CI?.trim();
+  if (ci !== void 0 && ci !== "" && ci !== "false" && ci !== "0") return "CI";
+  return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
+}
+
+// src/run/env-settings.ts
+function todayOf(env) {
+  try {
+    return today(env);
+  } catch (error4) {
+    throw new RunError(error4.message);
+  }
+}
+function readFromEnv(env) {
+  for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
+    const value = nonEmpty(env[name])?.trim();
+    if (value === void 0) continue;
+    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(", ")}, got "${value}"`);
+    return value;
+  }
+  return void 0;
+}
+function timeoutFromEnv(env) {
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === void 0) return void 0;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
+  return parsed;
+}
+function firstSet(candidates) {
+  return candidates.find((candidate) => candidate[1] !== void 0);
+}
+function nonEmpty(value) {
+  return value === void 0 || value.trim() === "" ? void 0 : value;
+}
+function notifyEnvOf(env) {
+  const facts = ["GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_SERVER_URL", "GITHUB_RUN_ID"];
+  return Object.fromEntries(Object.entries(env).filter((entry) => entry[1] !== void 0 && (entry[0].startsWith("AUTOJOIN_NOTIFY_") || facts.includes(entry[0]))));
+}
+
+// src/run/project-settings.ts
+import path11 from "node:path";
+async function projectContexts(sources) {
+  const { run: run2 } = sources;
+  if (run2.projects.length < 2) return [];
+  return Promise.all(
+    run2.projects.map(async (project2) => {
+      const place = projectPlace(run2, project2, sources.cwd);
+      const own = sources.settingsOf(place, project2);
+      const recorded = sources.saved?.find((one) => one.name === project2.name);
+      const limits = recorded ? { ...recorded.limits, ...sources.flagLimits } : own.limits;
+      const { baseUrl: _url, baseUrlFrom: _from, projectBaseUrlIgnored: _ignored, ...rest } = own;
+      return {
+        ...run2,
+        ...rest,
+        // One target per run: the run's, never a project file's.
+        ...pick2(run2, ["baseUrl", "baseUrlFrom", "projectBaseUrlIgnored", "targetNotice", "emulator"]),
+        projects: [project2],
+        limits,
+        dns: project2.dns ?? null,
+        projectRecord: await projectRecordOf(project2.projectFile, run2.base),
+        ...run2.head === void 0 ? {} : { head: run2.head }
+      };
+    })
+  );
+}
+function projectPlace(run2, project2, cwd) {
+  const { base } = run2;
+  const inner = run2.projects.filter((other) => other !== project2 && other.projectFile !== void 0 && isInside(project2.dir, other.dir));
+  const covered = run2.paths.some((one) => isInside(path11.resolve(base, one), project2.dir));
+  const own = project2.projectFile === void 0 ? [...run2.paths] : covered ? [relativePosix(base, project2.dir) || "."] : null;
+  const paths = own !== null && project2.projectFile !== void 0 && inner.length === 0 ? own : project2.files.map((file) => relativePosix(base, path11.resolve(cwd, file)) || ".");
+  const prunePlace = own !== null && inner.length > 0 ? { paths: own, excluded: inner.map((other) => relativePosix(base, other.dir)) } : void 0;
+  const { notice: _notice, prunePlace: _run, ...place } = run2;
+  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile }, ...prunePlace ? { prunePlace } : {} };
+}
+function pick2(from, keys) {
+  const out = {};
+  for (const key of keys) if (from[key] !== void 0) out[key] = from[key];
+  return out;
+}
+
+// src/run/saved-projects.ts
+import { existsSync as existsSync5 } from "node:fs";
+import path12 from "node:path";
+async function savedProjectsPlace(cwd, saved) {
+  const root = await repositoryRoot(cwd) ?? path12.resolve(cwd);
+  for (const project2 of saved.projects) {
+    if (project2.projectFile !== null) checkSavedProject(project2.projectFile, await projectHereFor(project2.projectFile, cwd), saved.file);
+  }
+  const recorded = new Map(saved.projects.map((project2) => [project2.name, project2]));
+  for (const source of saved.sources) {
+    const project2 = recorded.get(source.project);
+    const nearest = nearestProjectFile2(path12.resolve(root, source.file), root);
+    const now = nearest === null ? null : relativePosix(root, nearest);
+    const then = project2?.projectFile?.path ?? null;
+    if (now !== then) {
+      throw new RunError(
+        `${saved.file} was made with ${source.file} under ${then ?? "no project file"}, but its nearest project file here is ${now ?? "none"}; its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
+      );
+    }
+  }
+  const roots = [...new Set(saved.projects.map((project2) => path12.resolve(root, project2.root)))];
+  const place = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
+  const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
+  return { ...place, projects };
+}
+function savedProjects(plan2) {
+  return plan2.projects === void 0 ? {} : { projects: plan2.projects, sources: savedSources(plan2) };
+}
+function savedSources(plan2) {
+  const entries = [...plan2.changes, ...plan2.drift];
+  return entries.flatMap((entry) => entry.source === void 0 || entry.project === void 0 || "reason" in entry && entry.reason === "pruned" ? [] : [{ file: entry.source.file, project: entry.project }]);
+}
+function nearestProjectFile2(file, top) {
+  for (let at = path12.dirname(file); ; at = path12.dirname(at)) {
+    const candidate = path12.join(at, PROJECT_FILE);
+    if (existsSync5(candidate)) return candidate;
+    if (at === top || !isInside(top, at) || path12.dirname(at) === at) return null;
+  }
+}
+
+// src/run/settings.ts
+async function resolveSettings(sources) {
+  const { place, project: project2, projects: found } = await resolvePlace(sources);
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
+  const settings = { ...oneTarget(settingsFrom(place, project2, sources), projects, sources), projects };
+  if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
+  const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
+  const repository = await baseRepository(place.base);
+  const head = headCommit(repository);
+  const run2 = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head), ...defined("baseRepository", repository) };
+  const perProject = await projectContexts({
+    run: run2,
+    cwd: sources.cwd,
+    settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
+    ...sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}
+  });
+  const runOwners = perProject.map((one) => one.owner);
+  return perProject.length === 0 ? run2 : { ...run2, perProject: perProject.map((one) => ({ ...one, runOwners })) };
+}
+function definedOnly(limits, flags) {
+  return {
+    ...defined("maxRemovals", flags.maxRemovals),
+    ...defined("maxRemovalPercent", flags.maxRemovalPercent),
+    ...flags.allowEmpty ? { allowEmpty: limits.allowEmpty } : {}
+  };
+}
+async function resolvePlace(sources) {
+  if (sources.saved && sources.projectFile !== void 0) throw projectWithPlan();
+  const saved = sources.saved;
+  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  if (place.notice !== void 0) sources.notice?.(place.notice);
+  const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
+  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
+  const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
+  const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
+  if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects, sources.cwd);
+  const one = projects.length === 1 ? projects[0] : void 0;
+  if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
+  return { place, project: one?.config ?? {}, projects };
+}
+async function savedPlace(cwd, saved) {
+  const recorded = saved.context.projectFile;
+  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
+  const here = await savedRunHere(cwd, recorded);
+  const projectFile = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
+  const { projectFile: _found, ...rest } = here;
+  return { ...rest, ...projectFile === void 0 ? {} : { projectFile } };
+}
+function settingsFrom(place, project2, sources) {
+  const { flags, env } = sources;
+  const baseUrl = firstSet([
+    ["input base-url", flags.baseUrl],
+    ["AUTOJOIN_BASE_URL", nonEmpty(env.AUTOJOIN_BASE_URL)],
+    ["VORTEX_API_BASE_URL", nonEmpty(env.VORTEX_API_BASE_URL)],
+    [PROJECT_FILE, sources.trustProjectBaseUrl === false ? void 0 : project2.baseUrl]
+  ]);
+  const apiKey = firstSet([
+    ["input api-key", flags.apiKey],
+    ["AUTOJOIN_API_KEY", nonEmpty(env.AUTOJOIN_API_KEY)],
+    ["VORTEX_API_KEY", nonEmpty(env.VORTEX_API_KEY)]
+  ]);
+  return {
+    ...place,
+    project: project2,
+    owner: project2.owner ?? DEFAULT_OWNER,
+    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project2.read ?? project2.listing ?? DEFAULT_READ_MODE,
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+    requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1e3,
+    emulator: flags.emulator ?? false,
+    ...baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {},
+    ...sources.trustProjectBaseUrl === false ? { projectBaseUrlIgnored: true } : {},
+    ...apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {},
+    ...defined("accessToken", nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
+    // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
+    secrets: configuredSecrets(flags.apiKey ? { ...env, AUTOJOIN_API_KEY: flags.apiKey } : env),
+    limits: {
+      maxRemovals: flags.maxRemovals ?? project2.safety?.maxRemovals,
+      maxRemovalPercent: flags.maxRemovalPercent ?? project2.safety?.maxRemovalPercent,
+      allowEmpty: flags.allowEmpty ?? false
+    },
+    ...defined("prune", flags.prune ?? pruneSetting(project2)),
+    // In a pull request the project file names no resolver either: the plan trusts its answers.
+    dns: projectDns(project2, sources),
+    projectRecord: null,
+    today: todayOf(env),
+    now: planMoment(env).toISOString(),
+    ci: ciVariable(env),
+    notifyEnv: notifyEnvOf(env)
+  };
+}
+function projectDns(project2, sources) {
+  return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project2) : project2, sources.env);
+}
+function withoutResolvers(project2) {
+  if (project2.dns?.servers === void 0) return project2;
+  const { servers: _servers, ...dns3 } = project2.dns;
+  return { ...project2, dns: dns3 };
+}
+function defined(name, value) {
+  return value === void 0 ? {} : { [name]: value };
+}
+
+// src/action/action-settings.ts
+import { resolve } from "node:path";
+
+// src/plan/diff.ts
+function declaredDesired(policy2) {
+  return { policy: policy2, domains: comparableDomains(policy2.domains), reason: "declared", explicitEmpty: policy2.explicitEmpty };
+}
+function prunedDesired(policy2) {
+  return { policy: policy2, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy2.removedBy };
+}
+function compareScope(desired, live, owner = DEFAULT_OWNER) {
+  const after = desired.domains;
+  if (!live?.autojoin) {
+    const owned2 = live && after.length > 0 ? ownerChange(live, owner) : null;
+    return after.length > 0 ? makeChange("create", desired, [], after, void 0, owned2 ? [owned2] : []) : null;
+  }
+  const before = comparableDomains(live.domains);
+  const owned = ownerChange(live, owner);
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
+  const fields = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
+  if (sameList(before, after) && fields.length === 0) return null;
+  return makeChange("update", desired, sharedWith(before, after), after, live, fields);
+}
+function sharedWith(before, after) {
+  for (let i = 0, j = 0; i < before.length && j < after.length; ) {
+    const order = compareStrings(before[i], after[j]);
+    if (order === 0) before[i++] = after[j++];
+    else if (order < 0) i++;
+    else j++;
+  }
+  return before;
+}
+function replaceScope(desired, live) {
+  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== "declared") return null;
+  return makeChange("update", { ...desired, reason: "replaced" }, sharedWith(comparableDomains(live.domains), desired.domains), desired.domains, live);
+}
+function forcedUpdate(desired, live, fields) {
+  const before = comparableDomains(live.domains);
+  return makeChange("update", desired, before, before, live, fields);
+}
+function withAfter(change, after) {
+  const { added, removed } = domainDelta({ before: change.before, after });
+  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
+  const aimed = [...after];
+  if (aimed.length === 0) return { ...change, kind: "clear", after: aimed };
+  return change.kind === "clear" ? { ...change, kind: "update", after: aimed } : { ...change, after: aimed };
+}
+function makeChange(kind, desired, before, after, live, fields = []) {
+  const { policy: policy2 } = desired;
+  const common = {
+    key: policy2.key,
+    scope: policy2.scope,
+    scopeType: policy2.scopeType,
+    componentId: policy2.componentId,
+    before,
+    after,
+    reason: desired.reason,
+    source: policy2.source,
+    explicitEmpty: desired.explicitEmpty
+  };
+  const change = { kind, ...common };
+  if (policy2.scopeName !== void 0) change.scopeName = policy2.scopeName;
+  if (policy2.metadata !== void 0) change.metadata = policy2.metadata;
+  const kept = keptMetadataOf(live, policy2.metadata);
+  if (kept !== void 0) change.keptMetadata = kept;
+  if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (change.kind !== "create" && live?.autojoin) change.autojoin = live.autojoin;
+  if (fields.length > 0) change.fieldChanges = fields;
+  const reasons = expiryReasons(policy2, domainDelta(change).removed);
+  if (reasons.length > 0) change.removalReasons = reasons;
+  return change;
+}
+function expiryReasons(policy2, removed) {
+  if (!policy2.expired || removed.length === 0) return [];
+  const gone = new Set(removed);
+  return policy2.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
+}
+
+// src/plan/drift.ts
+function liveStateLike(base, live) {
+  const state = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
+  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
+  if (base.metadata !== void 0) state.metadata = pickMetadata(live.metadata, Object.keys(base.metadata));
+  return state;
+}
+function liveAsWritten(desired, live, marker) {
+  if (!marker.digest || !live.autojoin) return null;
+  const plain = { scopeType: desired.scopeType, scope: desired.scope, componentId: live.componentId ?? desired.componentId, domains: live.domains };
+  const names = live.scopeName === void 0 || live.scopeName === null ? [void 0] : [void 0, live.scopeName];
+  const metadata = marker.keys === void 0 ? [void 0] : [void 0, pickMetadata(live.metadata, marker.keys)];
+  for (const scopeName of names) {
+    for (const managed of metadata) {
+      const state = writtenStateOf({ ...plain, ...scopeName === void 0 ? {} : { scopeName }, ...managed === void 0 ? {} : { metadata: managed } });
+      if (stateDigest(state) === marker.digest) return state;
+    }
+  }
+  return null;
+}
+function classifyDrift(sides) {
+  const filesChanged = (sides.desiredDigest ?? stateDigest(sides.desired)) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: "change" };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
+}
+function attribute(desired, live, base) {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside = { added: [], removed: [], fields: [] };
+  let repository = 0;
+  if (live.componentId !== desired.componentId) {
+    if (base.componentId === desired.componentId) outside.fields.push({ field: "componentId", before: base.componentId, after: live.componentId });
+    else repository += 1;
+  } else if (base.componentId !== desired.componentId) repository += 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
+  }
+  for (const field of ["scopeName", "metadata"]) {
+    if (desired[field] === void 0) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
+  }
+  return { outside, repository };
+}
+function mergedDomains(base, desired, live) {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}
+function lossSuspect(desired, live, change) {
+  if (change === null || change.origin !== void 0 || desired.reason !== "declared" || desired.domains.length === 0 || live === void 0) return null;
+  if (live.autojoin) return live.metadata !== void 0 && markerOf(live.metadata) === null ? "marker" : null;
+  return markerOf(live.deactivatedMetadata) === null ? "invitation" : null;
+}
+var MAX_LOSS_COMMITS = 8;
+function lossTracker(owner) {
+  const commits = /* @__PURE__ */ new Map();
+  const held = [];
+  const chosen = () => [...commits.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOSS_COMMITS).map(([commit]) => commit);
+  return {
+    see(live) {
+      const marker = liveMarker(live) ?? deactivatedMarker(live);
+      if (marker?.owner === owner && marker.commit !== void 0) commits.set(marker.commit, (commits.get(marker.commit) ?? 0) + 1);
+    },
+    hold(desired, live, change) {
+      const lost = lossSuspect(desired, live, change);
+      if (lost === null || live === void 0 || change === null) return false;
+      held.push({ desired, live, change, lost });
+      return true;
+    },
+    needed() {
+      if (held.length === 0) return /* @__PURE__ */ new Map();
+      const scopes = held.map(({ desired }) => ({ key: desired.policy.key, file: desired.policy.source.file }));
+      return new Map(chosen().map((commit) => [commit, scopes]));
+    },
+    resolve(lastApplied) {
+      const from = chosen();
+      return held.map(({ desired, live, change, lost }) => {
+        const base = from.map((commit) => lastApplied(commit, desired.policy.key)).find((state) => state !== null) ?? null;
+        return base === null ? change : lostChange(change, desired, live, base, lost);
+      });
+    }
+  };
+}
+function lostChange(change, desired, live, base, lost) {
+  const verdict = classifyDrift({ desired: writtenStateOf(desired.policy), live, marker: { owner: "" }, lastApplied: base });
+  const outside = { ...verdict.outside ?? { added: [], removed: [], fields: [] }, lost };
+  if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
+  return { ...change, origin: verdict.origin === "conflict" ? "conflict" : "drift", outside };
+}
+
+// src/plan/applied-state.ts
+function stateAsOf(policy2, day) {
+  const restored = (policy2.expired ?? []).filter((entry) => !(entry.expires < day)).map((entry) => entry.domain);
+  return writtenStateOf({ ...policy2, domains: comparableDomains([...policy2.domains, ...restored]) });
+}
+function appliedStateOf(policy2, marker) {
+  if (!policy2.expired?.length || !marker.digest) return null;
+  const days = marker.applied ? [marker.applied] : [...new Set(policy2.expired.map((entry) => entry.expires))].sort();
+  for (const day of days) {
+    const state = stateAsOf(policy2, day);
+    if (stateDigest(state) === marker.digest) return state;
+  }
+  return null;
+}
+
+// src/plan/three-way.ts
+function threeWay(owner, modeOf, onHeld) {
+  const held = [];
+  const kept = [];
+  const bases = /* @__PURE__ */ new Map();
+  const place = (desired, live, change, verdict) => {
+    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
+    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
+    if (modeOf(desired.policy) === "revert") return tagged;
+    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep2(tagged);
+    return keep2(tagged);
+  };
+  const keep2 = (change) => {
+    kept.push(driftReport(change));
+    return null;
+  };
+  return {
+    sort(desired, live, change) {
+      const off = switchedOff(desired, live, change, owner);
+      if (off) return modeOf(desired.policy) === "revert" ? off : keep2(off);
+      const marker = liveMarker(live);
+      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
+      const state = writtenStateOf(desired.policy);
+      const desiredDigest = stateDigest(state);
+      const found = desiredDigest === marker.digest ? state : appliedStateOf(desired.policy, marker) ?? liveAsWritten(state, live, marker);
+      if (found) {
+        bases.set(desired.policy.key, found);
+        return place(desired, live, change, classifyDrift({ desired: state, live, marker, ...found === state ? {} : { lastApplied: found }, desiredDigest }));
+      }
+      if (marker.commit === void 0) return change;
+      const entry = { desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} };
+      held.push(entry);
+      onHeld?.(entry.commit, neededOf(entry));
+      return "held";
+    },
+    needed: () => groupByCommit(held),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place, bases) ?? []),
+    kept,
+    baseOf: (key) => bases.get(key)
+  };
+}
+function resolveHeld(entry, lastApplied, place, bases) {
+  const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
+  if (base !== null) bases.set(entry.desired.policy.key, base);
+  const desired = writtenStateOf(entry.desired.policy);
+  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
+  let change = entry.change;
+  if (change === null && base !== null && entry.live.componentId === void 0 && base.componentId !== desired.componentId) {
+    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
+  }
+  return place(entry.desired, entry.live, change, verdict);
+}
+function switchedOff(desired, live, change, owner) {
+  const marker = deactivatedMarker(live);
+  if (change?.kind !== "create" || desired.reason !== "declared" || !live || marker?.owner !== owner || !marker.digest) return null;
+  const state = writtenStateOf(desired.policy);
+  if (stateDigest({ ...state, domains: [] }) === marker.digest) return null;
+  const unchanged = stateDigest(state) === marker.digest;
+  const base = unchanged ? state : appliedStateOf(desired.policy, marker);
+  const outside = { added: [], removed: comparableDomains(base?.domains ?? desired.domains), fields: [] };
+  return { ...change, origin: unchanged ? "drift" : "conflict", outside };
+}
+function groupByCommit(held) {
+  const byCommit = /* @__PURE__ */ new Map();
+  for (const entry of held) {
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push(neededOf(entry));
+    byCommit.set(entry.commit, list);
+  }
+  return byCommit;
+}
+function neededOf(entry) {
+  const { key, source } = entry.desired.policy;
+  return { key, file: source.file, ...entry.applied ? { applied: entry.applied } : {} };
+}
+function driftReport(change) {
+  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
+  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
+  if (change.source) report.source = change.source;
+  return report;
+}
+
+// src/plan/only-expired.ts
+function onlyExpired(change, live, lastApplied, head) {
+  if (change === null || change.kind === "create" || !live?.autojoin) return { change: null };
+  const expired = new Set((change.removalReasons ?? []).map((reason) => reason.domain));
+  if (expired.size === 0) return { change: null };
+  const after = change.before.filter((domain) => !expired.has(domain));
+  const narrowed = { ...change, kind: after.length === 0 ? "clear" : "update", after, explicitEmpty: after.length === 0 };
+  const owner = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (owner.length > 0) narrowed.fieldChanges = owner;
+  else delete narrowed.fieldChanges;
+  if (live.scopeName !== void 0 && live.scopeName !== null) narrowed.scopeName = live.scopeName;
+  else delete narrowed.scopeName;
+  const component = live.componentId ?? lastApplied?.componentId;
+  if (component === void 0) return { change: narrowed, refused: "component" };
+  narrowed.componentId = component;
+  if (change.metadata !== void 0) narrowed.metadata = managedLiveMetadata(live, change.metadata);
+  const marker = liveMarker(live);
+  if (marker && isPlainObject(live.metadata)) {
+    narrowed.keepMarker = Object.fromEntries(Object.entries(live.metadata).filter(([key, value]) => isReservedKey(key) && typeof value === "string"));
+    return { change: narrowed };
+  }
+  if (head === void 0 || stateDigest(head) !== stateDigest(writtenStateOf({ ...narrowed, domains: narrowed.after }))) return { change: narrowed, refused: "remark" };
+  return { change: narrowed };
+}
+function onlyExpiredStep(enabled, baseOf) {
+  const refused = /* @__PURE__ */ new Map();
+  const held = /* @__PURE__ */ new Map();
+  const narrow = (change, live, policy2) => {
+    if (!enabled || change === null) return change;
+    const result2 = onlyExpired(change, live, baseOf(change.key), policy2 && writtenStateOf(policy2));
+    if (result2.refused !== void 0) refused.set(change.key, result2.refused);
+    return result2.change;
+  };
+  return {
+    narrow,
+    hold(live, policy2) {
+      if (enabled) held.set(policy2.key, { live, policy: policy2 });
+    },
+    resolveHeld: (changes) => changes.flatMap((change) => narrow(change, held.get(change.key)?.live, held.get(change.key)?.policy) ?? []),
+    resolveLost(changes) {
+      if (enabled) {
+        for (const change of changes) if (change.outside?.lost === "marker") refused.set(change.key, "marker-removed");
+      }
+      return [...changes];
+    },
+    refused: () => [...refused].map(([key, reason]) => ({ key, reason })).sort((a, b) => compareScopeKeys(a.key, b.key))
+  };
+}
+
+// src/plan/marker-keys.ts
+function keysUnreadNote(count2) {
+  const scopes = count2 === 1 ? "1 scope carries" : `${count2} scopes carry`;
+  return `${scopes} an ownership marker without \`autojoin-sync.keys\` (written by an older release) whose policy at its \`autojoin-sync.commit\` could not be read: the metadata keys this repository manages there are taken to be the ones the policy declares now, so a key dropped from the file since is kept`;
+}
+function keysToRead(policy2, live, owner) {
+  const marker = liveMarker(live);
+  if (!marker || marker.keys !== void 0 || marker.owner !== owner && marker.owner !== DEFAULT_OWNER) return null;
+  const declared = policy2.metadata ?? {};
+  const questioned = Object.keys(unmarkedMetadata(live?.metadata)).some((key) => !Object.hasOwn(declared, key));
+  return questioned ? marker : null;
+}
+function withMarkerKeys(live, keys) {
+  return { ...live, metadata: { ...live.metadata, [MARKER_KEYS.keys]: encodeKeys(keys) } };
+}
+function withClaimedKeys(now, change) {
+  const marker = liveMarker(now);
+  if (!now || !marker || marker.keys !== void 0) return now;
+  const kept = change.keptMetadata ?? {};
+  return withMarkerKeys(now, Object.keys(unmarkedMetadata(now.metadata)).filter((key) => !Object.hasOwn(kept, key)));
+}
+function keysStep(owner) {
+  let held = [];
+  let unread = 0;
+  return {
+    hold(desired, live) {
+      const marker = live ? keysToRead(desired.policy, live, owner) : null;
+      if (!marker || !live) return false;
+      if (marker.commit === void 0 || !/^[0-9a-f]{40,64}$/.test(marker.commit)) {
+        unread += 1;
+        return false;
+      }
+      held.push({ desired, live, commit: marker.commit });
+      return true;
+    },
+    needed() {
+      const byCommit = /* @__PURE__ */ new Map();
+      for (const { desired, commit } of held) {
+        const scope = { key: desired.policy.key, file: desired.policy.source.file };
+        const list = byCommit.get(commit);
+        if (list) list.push(scope);
+        else byCommit.set(commit, [scope]);
+      }
+      return byCommit;
+    },
+    resolve(keysAt, compare) {
+      const resolving = held;
+      held = [];
+      for (const { desired, live, commit } of resolving) {
+        const keys = keysAt(commit, desired.policy.key);
+        if (keys === null) unread += 1;
+        compare(desired, keys === null ? live : withMarkerKeys(live, keys), live);
+      }
+    },
+    notes: () => unread > 0 ? [keysUnreadNote(unread)] : []
+  };
+}
+
+// src/plan/write-checks.ts
+function censusEntry(key, live) {
+  return { key, domains: live?.autojoin ? comparableDomains(live.domains) : [], fingerprint: fingerprint(live) };
+}
+function domainCensus(entries) {
+  const census = /* @__PURE__ */ new Map();
+  for (const entry of entries) countLive(census, entry.key, entry.domains);
+  return census;
+}
+function countLive(census, key, domains) {
+  for (const domain of new Set(domains.map(comparableDomain))) {
+    const holders = census.get(domain);
+    if (holders) holders.push(key);
+    else census.set(domain, [key]);
+  }
+}
+function writtenOrigins(change) {
+  const outside = new Set((change.outside?.added ?? []).map(comparableDomain));
+  return change.after.map((domain) => ({ domain, from: outside.has(comparableDomain(domain)) ? "live" : "policy" }));
+}
+function writeProblems(changes, rules, today2, census) {
+  const errorRules = (rules ?? []).filter((rule) => (rule.level ?? "error") === "error");
+  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule)).compiled;
+  const entryRules = compileRules(errorRules.filter((rule) => rule.requireExpiry !== void 0 || rule.maxExpiryDays !== void 0).map(entryRuleOf)).compiled;
+  const problems = [];
+  const liveOnly = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (change.after.length === 0 || onlyTakesAway(change)) continue;
+    for (const domain of change.after) {
+      const finding = checkDomain(domain).find((found) => found.severity === "error");
+      if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
+    }
+    problems.push(...ruleProblems(listRules, change.key, change.after.map((domain, index) => ({ domain, index })), today2));
+    const live = writtenOrigins(change).filter((origin) => origin.from === "live").map((origin) => origin.domain);
+    if (live.length === 0) continue;
+    liveOnly.set(change.key, live);
+    const entries = live.map((domain, index) => ({ domain, index }));
+    problems.push(...ruleProblems(entryRules, change.key, entries, today2).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
+  }
+  const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== void 0)).compiled;
+  if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? /* @__PURE__ */ new Map()));
+  return problems;
+}
+function onlyTakesAway(change) {
+  if (change.keepMarker === void 0) return false;
+  const before = new Set(change.before.map(comparableDomain));
+  return change.after.every((domain) => before.has(comparableDomain(domain)));
+}
+function entryRuleOf(rule) {
+  const entryRule = { name: rule.name };
+  if (rule.scopes !== void 0) entryRule.scopes = rule.scopes;
+  if (rule.requireExpiry !== void 0) entryRule.requireExpiry = rule.requireExpiry;
+  if (rule.maxExpiryDays !== void 0) entryRule.maxExpiryDays = rule.maxExpiryDays;
+  return entryRule;
+}
+function ruleProblems(rules, key, entries, today2) {
+  if (rules.length === 0) return [];
+  const subject = { key, entries, at: () => ({ file: key, line: 1, column: 1 }) };
+  return checkRules(rules, subject, today2).filter((finding) => finding.severity === "error").map((finding) => ({ key, check: finding.code, message: finding.message }));
+}
+function scopeCountProblems(rules, changes, liveOnly, census) {
+  const wanted = new Set([...liveOnly.values()].flat());
+  const written = /* @__PURE__ */ new Set();
+  const holders = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    written.add(change.key);
+    for (const domain of change.after) {
+      if (!wanted.has(domain)) continue;
+      const list = holders.get(domain);
+      if (list) list.push(change.key);
+      else holders.set(domain, [change.key]);
+    }
+  }
+  const problems = [];
+  for (const rule of rules) {
+    const max = rule.rule.maxScopesPerDomain ?? Infinity;
+    for (const [key, domains] of liveOnly) {
+      if (!ruleApplies(rule, key)) continue;
+      for (const domain of domains) {
+        const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
+        const scopes = [...unwritten, ...holders.get(domain) ?? []].filter((holder) => ruleApplies(rule, holder)).sort();
+        if (scopes.length <= max) continue;
+        const named2 = scopes.length > 5 ? `${scopes.slice(0, 5).join(", ")}, \u2026` : scopes.join(", ");
+        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named2}), kept from the live state by drift: keep`;
+        problems.push({ key, check: "rule-max-scopes", message });
+      }
+    }
+  }
+  return problems;
+}
+
+// src/plan/plan-builder.ts
+var EMBEDDED_TARGET = "embedded";
+var KIND_RANK = { clear: 0, update: 1, create: 2 };
+function compareChanges(a, b) {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
+}
+function planBuilder(options) {
+  const keep2 = inShardOf(options.shard);
+  const owner = options.owner ?? DEFAULT_OWNER;
+  const replace = options.replace ?? /* @__PURE__ */ new Set();
+  const changes = [];
+  const scopes = [];
+  const notManagedHere = [];
+  const markers = /* @__PURE__ */ new Map();
+  const sharedMarker = markerSharer(owner);
+  const drift = threeWay(owner, (policy2) => policy2.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
+  const losses = lossTracker(owner);
+  const limits = readLimits();
+  const expiry = onlyExpiredStep(options.onlyExpired === true, (key) => drift.baseOf(key));
+  const [census, status] = [options.census ? [] : void 0, statusOf(options.shard)];
+  const keys = keysStep(owner);
+  const compare = (desired, live, shown2 = live) => {
+    if (census && live?.autojoin) census.push(censusEntry(desired.policy.key, live));
+    if (!keep2(desired.policy)) return;
+    losses.see(live);
+    const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    limits.see(desired.policy.key, live, twoWay !== null);
+    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(twoWay, live));
+      return;
+    }
+    const change = drift.sort(desired, live, twoWay);
+    const marker = change === null ? void 0 : liveMarker(live);
+    if (marker?.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner, options.runOwners))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
+    if (change === "held") expiry.hold(live, desired.policy);
+    const narrowed = change === "held" ? null : expiry.narrow(change, live, desired.policy);
+    if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown2), ...status(live) });
+  };
+  const add = (desired, live) => {
+    if (!keys.hold(desired, live)) compare(desired, live);
+  };
+  return {
+    add: (policy2, live) => add(declaredDesired(policy2), live),
+    addPruned: (policy2, live) => add(prunedDesired(policy2), live),
+    keysNeeded: () => keys.needed(),
+    resolveKeys: (keysAt) => keys.resolve(keysAt, compare),
+    lastAppliedNeeded: () => drift.needed(),
+    lostMarkersNeeded: () => losses.needed(),
+    unknownOwnership: () => limits.unknownOwnership(),
+    markers: () => markers,
+    finish: (lastApplied = () => null, lostFrom = () => null) => {
+      keys.resolve(() => null, compare);
+      changes.push(...expiry.resolveHeld(drift.resolve(lastApplied)), ...expiry.resolveLost(losses.resolve(lostFrom)));
+      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
+      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
+      const plan2 = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
+      if (census) plan2.census = census.sort((a, b) => compareScopeKeys(a.key, b.key));
+      if (expiry.refused().length > 0) plan2.onlyExpiredRefused = expiry.refused();
+      return plan2;
+    }
+  };
+}
+function statusOf(shard) {
+  return shard === void 0 ? () => ({}) : (live) => ({ ownership: ownershipStatus(live) });
+}
+function markerSharer(owner) {
+  const ours2 = memoized((commit) => ({ owner, commit }));
+  const byDefault = memoized((commit) => ({ owner: DEFAULT_OWNER, commit }));
+  return (who, commit) => who === owner ? ours2(commit) : who === DEFAULT_OWNER ? byDefault(commit) : { owner: who, commit };
+}
+function ours(key, live, owner, takeOwnership) {
+  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
+}
+function notManaged(change, live) {
+  const entry = { key: change.key, owner: liveMarker(live)?.owner ?? null };
+  if (change.removedBy) entry.removedBy = change.removedBy;
+  return entry;
+}
+function planOf(changes, scopes, options) {
+  const plan2 = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    target: withoutCredentials(options.target),
+    owner: options.owner,
+    changes,
+    scopes,
+    notManagedHere: options.notManagedHere,
+    drift: options.kept
+  };
+  plan2.context = { projectFile: null, limits: {}, rules: [], today: plan2.createdAt.slice(0, 10), head: null, takeOwnership: [] };
+  if (options.shard) plan2.shard = formatShard(options.shard);
+  if (options.notes.length > 0) plan2.notes = options.notes;
+  return plan2;
+}
+function sortedScopes(scopes) {
+  scopes.sort((a, b) => compareScopeKeys(a.key, b.key));
+  const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
+  if (twice) throw new Error(`scope ${twice.key} was planned twice`);
+  return scopes;
+}
+function withoutCredentials(target) {
+  try {
+    const url = new URL(target);
+    if (!url.username && !url.password) return target;
+    url.username = "";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return target;
+  }
 }
 
 // src/plan/redacted.ts
@@ -51764,6 +52005,163 @@ function domainsFromAutojoinState(state) {
   return comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
 }
 
+// src/service/deadline.ts
+var DEADLINE_CODE = "AUTOJOIN_REQUEST_DEADLINE";
+function deadline(ms) {
+  return (dispatch) => (opts, handler) => dispatch(opts, new DeadlineHandler(handler, ms));
+}
+var DeadlineHandler = class {
+  constructor(next, ms) {
+    this.next = next;
+    this.ms = ms;
+  }
+  next;
+  ms;
+  timer;
+  settled = false;
+  onRequestStart(controller, context) {
+    this.timer = setTimeout(() => this.expire(controller), this.ms);
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    if (!this.settled) this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    if (!this.settled) this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error4) {
+    if (this.settle()) this.next.onResponseError?.(controller, error4);
+  }
+  /**
+   * The error is handed on before the attempt is aborted: undici's retry handler never repeats
+   * a request whose controller is aborted, and a deadline is worth a retry like any timeout.
+   */
+  expire(controller) {
+    if (!this.settle()) return;
+    const error4 = deadlineError(this.ms);
+    this.next.onResponseError?.(controller, error4);
+    controller.abort(error4);
+  }
+  /** @returns true the first time: exactly one of end, error and expiry goes on. */
+  settle() {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    return true;
+  }
+};
+function deadlineError(ms) {
+  const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint("requestTimeout")} or AUTOJOIN_REQUEST_TIMEOUT)`;
+  return Object.assign(new Error(message), { code: DEADLINE_CODE });
+}
+
+// src/service/retry.ts
+var RETRY_STATUSES = /* @__PURE__ */ new Set([
+  429,
+  // Too Many Requests: wait for Retry-After
+  500,
+  // Internal Server Error: possibly transient; safe because every call is idempotent
+  502,
+  // Bad Gateway: a proxy lost the upstream
+  503,
+  // Service Unavailable: overloaded or deploying
+  504
+  // Gateway Timeout
+]);
+var RETRY_ERROR_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  // the peer reset the connection
+  "ECONNREFUSED",
+  // nothing listening (yet): a restarting service
+  "EPIPE",
+  // wrote to a socket the peer had closed
+  "ETIMEDOUT",
+  // the OS gave up connecting
+  "EAI_AGAIN",
+  // temporary DNS failure
+  "UND_ERR_SOCKET",
+  // socket closed before the response was complete (also a truncated body)
+  "UND_ERR_CLOSED",
+  // a keep-alive connection closed under the request
+  "UND_ERR_CONNECT_TIMEOUT",
+  // no connection within the connect timeout
+  "UND_ERR_HEADERS_TIMEOUT",
+  // no response headers within the request timeout
+  "UND_ERR_BODY_TIMEOUT",
+  // the body stalled longer than the request timeout
+  "AUTOJOIN_REQUEST_DEADLINE",
+  // the attempt passed its total deadline (deadline.ts)
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
+  // body shorter than its Content-Length
+]);
+var NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "ENETDOWN", "EHOSTUNREACH", "EHOSTDOWN", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+var GATEWAY_UNKNOWN_STATUSES = /* @__PURE__ */ new Set([502, 504]);
+function mayHaveReached(error4) {
+  if (error4.code === "UND_ERR_REQ_RETRY") return GATEWAY_UNKNOWN_STATUSES.has(error4.statusCode ?? 0);
+  return !NOT_SENT_CODES.has(error4.code ?? "");
+}
+var DEFAULT_RETRY_POLICY = {
+  maxRetries: 4,
+  minDelayMs: 250,
+  maxDelayMs: 8e3,
+  maxTotalMs: 6e4,
+  statuses: RETRY_STATUSES,
+  errorCodes: RETRY_ERROR_CODES
+};
+function retryDelayMs(failure, policy2, random) {
+  if (failure.attempt > policy2.maxRetries) return null;
+  const retryable = failure.status !== void 0 ? policy2.statuses.has(failure.status) : policy2.errorCodes.has(failure.code ?? "");
+  if (!retryable) return null;
+  const backoff = quickFirstRetry(failure) ? policy2.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy2.maxDelayMs, policy2.minDelayMs * 2 ** (failure.attempt - 1));
+  const jittered = backoff / 2 + backoff / 2 * random;
+  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
+  return failure.elapsedMs + delay > policy2.maxTotalMs ? null : Math.round(delay);
+}
+var QUICK_RETRY_DIVISOR = 8;
+function quickFirstRetry(failure) {
+  return failure.status === 429 && failure.retryAfter === void 0 && failure.attempt === 1;
+}
+function parseRetryAfterMs(value, now = Date.now()) {
+  const text = value?.trim() ?? "";
+  if (text === "") return void 0;
+  if (/^\d+$/u.test(text)) return Number(text) * 1e3;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+}
+
+// src/service/tls.ts
+var UNKNOWN_CA = /* @__PURE__ */ new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_UNTRUSTED"
+]);
+var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_REVOKED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "HOSTNAME_MISMATCH"
+]);
+var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
+function describeTlsFailure(error4) {
+  const code = error4?.code;
+  if (typeof code !== "string") return void 0;
+  const message = error4 instanceof Error ? error4.message.split("\n")[0] : code;
+  if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
+  if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
+  return void 0;
+}
+
 // src/service/errors.ts
 var ServiceError = class extends Error {
   code;
@@ -51774,6 +52172,13 @@ var ServiceError = class extends Error {
   attempts;
   /** The answer was an HTML page (not the service's own answer: no fallback is read into it). */
   html;
+  /**
+   * A write (POST) that may or may not have been stored: one of its attempts ended without an
+   * answer after its request was sent (a deadline, a dropped connection, a gateway's 502 or 504),
+   * or the service's 2xx answer could not be read. A later read tells which; false for a failure
+   * the service answered itself or a connection never made.
+   */
+  outcomeUnknown;
   constructor(init) {
     super(formatMessage(init), init.cause === void 0 ? void 0 : { cause: init.cause });
     this.name = "ServiceError";
@@ -51784,6 +52189,7 @@ var ServiceError = class extends Error {
     this.serviceMessage = init.serviceMessage;
     this.attempts = init.attempts;
     this.html = init.html ?? false;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
 };
 function formatMessage(init) {
@@ -51794,6 +52200,25 @@ function formatMessage(init) {
 function oneLineMessage(message, redact = (text) => text) {
   const whole = redact(Array.isArray(message) ? message.join("; ") : message);
   return cutText(whole.replace(/\s+/gu, " ").trim(), 500);
+}
+var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
+var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+function transportError(call, error4) {
+  const code = error4.code;
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
+  const tls = describeTlsFailure(error4);
+  const detail = tls ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
+  const outcomeUnknown = call.method === "POST" && (call.unknown || tls === void 0 && mayHaveReached(error4));
+  return new ServiceError({ code: kind, method: call.method, path: call.path, detail, attempts: call.attempts, outcomeUnknown, cause: error4 });
+}
+function errorMessageOf(value, redact) {
+  if (typeof value !== "object" || value === null) return void 0;
+  const { message, error: error4 } = value;
+  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message, redact);
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message, redact);
+  if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4, redact);
+  return void 0;
 }
 
 // src/service/read-switch.ts
@@ -52085,223 +52510,6 @@ function liveScopeOf(ref, autojoin, domains) {
   return live;
 }
 
-// src/git/ancestry.ts
-var AllSeen = class extends Error {
-};
-async function ancestryOf(dir, commits) {
-  const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
-  const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
-  const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
-  if (pending.size === 0) return { notAncestors, shallow: false };
-  let rest = "";
-  const git = startGit(["rev-list", "HEAD"], {
-    cwd: dir,
-    context: "ownership markers",
-    onData: (chunk) => {
-      const lines2 = (rest + chunk.toString("latin1")).split("\n");
-      rest = lines2.pop() ?? "";
-      for (const line of lines2) pending.delete(line);
-      if (pending.size === 0) throw new AllSeen();
-    }
-  });
-  git.end();
-  await git.done.catch((error4) => {
-    if (!(error4 instanceof AllSeen)) throw error4;
-  });
-  pending.delete(rest);
-  for (const commit of pending) notAncestors.add(commit);
-  return { notAncestors, shallow: pending.size > 0 && await isShallow(dir) };
-}
-async function isShallow(dir) {
-  const answer = await runGit(["rev-parse", "--is-shallow-repository"], { cwd: dir, context: "ownership markers" });
-  return answer.toString("utf8").trim() === "true";
-}
-
-// src/plan/history-place.ts
-function markerCommitsToCheck(markers, owner) {
-  const commits = /* @__PURE__ */ new Set();
-  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || movesFrom(marker.owner, owner))) commits.add(marker.commit);
-  return commits;
-}
-function placeInHistory(plan2, markers, history) {
-  const behind = [];
-  const ownerMoves = [];
-  const moved = [];
-  const changes = plan2.changes.filter((change) => {
-    const marker = markers.get(change.key);
-    if (marker?.commit === void 0 || marker.owner !== plan2.owner && !movesFrom(marker.owner, plan2.owner)) return true;
-    if (!history.notAncestors.has(marker.commit.toLowerCase())) {
-      if (movesFrom(marker.owner, plan2.owner)) ownerMoves.push(change.key);
-      return true;
-    }
-    if (change.reason === "pruned") {
-      moved.push({ key: change.key, owner: marker.owner, ...change.removedBy ? { removedBy: change.removedBy } : {}, commit: marker.commit });
-      return false;
-    }
-    behind.push({ key: change.key, commit: marker.commit, ...history.shallow ? { missing: true } : {} });
-    return true;
-  });
-  const gone = new Set(moved.map((entry) => entry.key));
-  const placed = {
-    ...plan2,
-    changes,
-    scopes: plan2.scopes.filter((scope) => !gone.has(scope.key)),
-    notManagedHere: [...plan2.notManagedHere, ...moved].sort((a, b) => compareScopeKeys(a.key, b.key))
-  };
-  if (behind.length > 0) placed.behind = behind;
-  if (ownerMoves.length > 0) placed.ownerMoves = ownerMoves;
-  return placed;
-}
-
-// src/history/behind.ts
-async function placedInHistory(plan2, markers, where2) {
-  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2));
-}
-async function ancestryOfMarkers(markers, owner, where2) {
-  if (where2.head === void 0) return void 0;
-  const commits = markerCommitsToCheck(markers, owner);
-  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
-}
-function placedBy(plan2, markers, ancestry) {
-  return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry);
-}
-var BehindCheckoutError = class extends Error {
-  constructor(scopes) {
-    const named2 = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
-    const missing = scopes.some((scope) => scope.missing === true);
-    super(
-      missing ? `${named2}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named2}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
-    );
-    this.scopes = scopes;
-    this.name = "BehindCheckoutError";
-  }
-  scopes;
-};
-function parseAllowBehind(values) {
-  const globs = [];
-  for (const item of values.flatMap((value) => value.split(/[,\n]/u))) {
-    const text = item.trim();
-    if (text === "") continue;
-    const glob = text === "*" ? { pattern: "*", test: () => true } : scopeGlob(text);
-    if (typeof glob === "string") throw new Error(worded`${hint("allowBehind", JSON.stringify(text))}: ${glob}`);
-    globs.push(glob);
-  }
-  return globs;
-}
-function refuseBehind(behind, allowed) {
-  const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
-  if (refused.length > 0) throw new BehindCheckoutError(refused);
-}
-async function checkSavedHistory(plan2, live, where2, allowed) {
-  const markers = /* @__PURE__ */ new Map();
-  for (const change of plan2.changes) {
-    const marker = liveMarker(live.get(change.key));
-    if (marker?.commit !== void 0) markers.set(change.key, marker);
-  }
-  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where2);
-  const kept = new Set(placed.changes.map((change) => change.key));
-  const dropped = plan2.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
-  const moves = new Set(placed.ownerMoves ?? []);
-  const claimed = (plan2.ownerMoves ?? []).find((key) => !moves.has(key));
-  if (claimed !== void 0) throw new PlanFileError(`the saved plan is not valid: ${claimed}: its owner move is not one the live marker makes from this history; nothing was written`);
-  refuseBehind([...placed.behind ?? [], ...dropped], allowed);
-}
-
-// src/plan/owner-lookalike.ts
-function ownerLookalikeNote(other, own) {
-  if (other === own) return "";
-  if (own !== void 0 && skeleton(other) === skeleton(own)) return `; a look-alike of this repository's owner ${JSON.stringify(own)}, not it`;
-  const problem = identifierProblem(other);
-  return problem === null ? "" : `; the owner ${problem}`;
-}
-
-// src/reconcile/ownership-refusal.ts
-var OwnedElsewhereError = class extends Error {
-  constructor(scopes, owner) {
-    const named2 = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
-    const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
-    super(
-      `${named2}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
-    );
-    this.scopes = scopes;
-    this.hints = [override];
-    this.name = "OwnedElsewhereError";
-  }
-  scopes;
-  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
-  hints;
-};
-var UnknownOwnerError = class extends Error {
-  constructor(scopes) {
-    const named2 = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
-    const override = hint("takeOwnership", scopes.slice(0, 3));
-    super(
-      `${named2}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
-    );
-    this.scopes = scopes;
-    this.hints = [override];
-    this.name = "UnknownOwnerError";
-  }
-  scopes;
-  hints;
-};
-function refuseUnknownOwner(unknown, takeOwnership = /* @__PURE__ */ new Set()) {
-  const refused = unknown.filter((key) => !takeOwnership.has(key));
-  if (refused.length > 0) throw new UnknownOwnerError(refused);
-}
-function parseTakeOwnership(values) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
-    const text = item.trim();
-    if (text === "") continue;
-    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint("takeOwnership", JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
-    keys.add(scopeKey(parseScopeKey(text)));
-  }
-  return keys;
-}
-function shownOwner(change) {
-  return change.fieldChanges?.find((field) => field.field === "owner");
-}
-function ownershipConflicts(plan2, takeOwnership = /* @__PURE__ */ new Set()) {
-  const conflicts = [];
-  const moves = new Set(plan2.ownerMoves ?? []);
-  for (const change of plan2.changes) {
-    const before = shownOwner(change)?.before;
-    if (typeof before === "string" && before !== plan2.owner && !takeOwnership.has(change.key) && !moves.has(change.key)) conflicts.push({ key: change.key, owner: before });
-  }
-  return conflicts;
-}
-function refuseOwnedElsewhere(plan2, takeOwnership) {
-  const conflicts = ownershipConflicts(plan2, takeOwnership);
-  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan2.owner);
-}
-function refuseSavedTakeOver(plan2, takeOwnership = /* @__PURE__ */ new Set()) {
-  const missing = (plan2.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
-  if (missing.length === 0) return;
-  const named2 = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
-  throw new PlanFileError(worded`the saved plan takes over ${named2} from another owner or none; apply it with ${hint("takeOwnership", missing.slice(0, 3))} too; nothing was written`);
-}
-function checkPlanOwner(planOwner, owner) {
-  if (owner === void 0 || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (${projectFileName()}); nothing was written`);
-}
-function ownershipLiveProblem(change, now, owner) {
-  const expected = now ? ownerChange(now, owner) : null;
-  const shown2 = shownOwner(change) ?? null;
-  if (canonicalJson(expected) !== canonicalJson(shown2)) {
-    return `its owner change is ${shownLive(canonicalJson(shown2))}, but the live marker makes it ${shownLive(canonicalJson(expected))} (live owner ${shownLive(canonicalJson(liveMarker(now)?.owner ?? null))})`;
-  }
-  const kept = keptMetadataOf(now, change.metadata);
-  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
-  return null;
-}
-function liveFieldValue(now, field, managed) {
-  if (field === "owner") return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
-  if (field === "metadata") return shownMetadata(now, managed);
-  if (field === "componentId") return now?.componentId ?? null;
-  return now?.scopeName ?? null;
-}
-
 // src/reconcile/saved-plan.ts
 var MAX_PLAN_BYTES = 256 * 1024 * 1024;
 async function readSavedPlan(file, sha256) {
@@ -52313,11 +52521,11 @@ async function readSavedPlan(file, sha256) {
   if (problem) throw new PlanFileError(problem);
   return decodePlan(document);
 }
-function refuseRecordedPath(path16, file) {
-  if (path16 === void 0) return;
-  const problem = recordedPathProblem(path16);
+function refuseRecordedPath(path17, file) {
+  if (path17 === void 0) return;
+  const problem = recordedPathProblem(path17);
   if (problem === null) return;
-  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path16, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
+  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path17, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
 }
 function checkPin(file, bytes, expected) {
   const pinned = expected.trim().toLowerCase();
@@ -52359,8 +52567,8 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path16 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path16}`;
+  const path17 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path17}`;
 }
 function checkChangesAgainstLive(plan2, live) {
   for (const change of plan2.changes) {
@@ -52460,7 +52668,8 @@ function refusalsOfError(error4) {
   if (inner instanceof StalePlanError) return [{ kind: "stale", check: "stale", scopes: inner.moved, count: inner.moved.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode2.stalePlan, error: inner }];
   if (inner instanceof OwnedElsewhereError) {
     const scopes = inner.scopes.map((scope) => scope.key);
-    return [{ kind: "ownership", check: "ownership", scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
+    const detail = { owners: inner.scopes.map(({ key, owner }) => ({ key, owner })) };
+    return [{ kind: "ownership", check: "ownership", scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner, detail }];
   }
   if (inner instanceof UnknownOwnerError) {
     return [{ kind: "unknown-owner", check: "unknown-owner", scopes: inner.scopes, count: inner.scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
@@ -52469,7 +52678,8 @@ function refusalsOfError(error4) {
     const scopes = inner.scopes.map((scope) => scope.key);
     const shallow = inner.scopes.some((scope) => scope.missing === true);
     const hints = shallow ? [] : [{ setting: "allowBehind", value: scopes.slice(0, 3) }];
-    return [{ kind: "behind", check: shallow ? "behind-shallow" : "behind", scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
+    const detail = { commits: inner.scopes };
+    return [{ kind: "behind", check: shallow ? "behind-shallow" : "behind", scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode2.error, error: inner, detail }];
   }
   if (inner instanceof WriteCheckError) return writeRefusals(inner);
   if (inner instanceof OnlyExpiredError) {
@@ -52487,8 +52697,14 @@ function limitRefusal(violation, thrown) {
   const message = violation.message.split(" \u2014 also: ")[0] ?? violation.message;
   const base = { kind: "safety-limit", scopes: violation.scopes, hints: violation.hints, message, exitCode: ExitCode2.unsafe, error: thrown };
   if (violation instanceof TooManyRemovalsError) return { ...base, check: "max-removals", count: violation.removals, allowed: violation.limit };
-  if (violation instanceof RemovalPercentError) return { ...base, check: "max-removal-percent", count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit };
-  if (violation instanceof PrunePercentError) return { ...base, check: "max-removal-percent", count: round(violation.cleared.length / violation.active * 100), allowed: violation.limit };
+  if (violation instanceof RemovalPercentError) {
+    const removals = violation.removals.map(({ key, removed, total }) => ({ key, removed, total }));
+    return { ...base, check: "max-removal-percent", count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit, detail: { removals } };
+  }
+  if (violation instanceof PrunePercentError) {
+    const pruned = { cleared: violation.cleared.length, active: violation.active };
+    return { ...base, check: "max-removal-percent", count: round(violation.cleared.length / violation.active * 100), allowed: violation.limit, detail: { pruned } };
+  }
   return { ...base, check: "allow-empty", count: violation.scopes.length, allowed: 0 };
 }
 function writeRefusals(error4) {
@@ -52788,10 +53004,22 @@ function unnamed(entry) {
 }
 
 // src/render/projects-text.ts
-function projectsInOrder(plan2) {
+function projectsInOrder(plan2, changedFiles = /* @__PURE__ */ new Set()) {
+  const touched = projectsHolding(plan2.projects ?? [], changedFiles);
+  const untouched = (part) => Number(!touched.has(part.project.name));
   const busy = (part) => Number(part.plan.changes.length === 0 && part.plan.drift.length === 0);
-  return splitPlan(plan2).sort((a, b) => busy(a) - busy(b) || (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0));
+  return splitPlan(plan2).sort((a, b) => untouched(a) - untouched(b) || busy(a) - busy(b) || (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0));
 }
+function projectsHolding(projects, files) {
+  const within = (file, root) => root === "." || file.startsWith(`${root}/`);
+  const holding = /* @__PURE__ */ new Set();
+  for (const file of files) {
+    const nearest = projects.filter((project2) => within(file, project2.root)).sort((a, b) => depth(b.root) - depth(a.root))[0];
+    if (nearest !== void 0) holding.add(nearest.name);
+  }
+  return holding;
+}
+var depth = (root) => root === "." ? 0 : root.split("/").length;
 function projectHeading(part) {
   return `${part.project.projectFile === null ? `${part.project.name} (no project file)` : part.project.name}, owner ${part.project.owner}`;
 }
@@ -52828,7 +53056,7 @@ var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan2, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const view = planView(plan2);
-  const blocks = plan2.projects === void 0 ? planBlocks(plan2, view) : projectsInOrder(plan2).flatMap((part) => [
+  const blocks = plan2.projects === void 0 ? planBlocks(plan2, view) : projectsInOrder(plan2, options.changedFiles).flatMap((part) => [
     { text: `#### ${escapeMarkdown(projectHeading(part))}`, rank: 0, size: Number.MAX_SAFE_INTEGER },
     ...planBlocks(part.plan, planView(part.plan))
   ]);
@@ -53008,79 +53236,81 @@ function wasReported(error4) {
   return typeof inner === "object" && inner !== null && reported.has(inner);
 }
 function causeOf(error4) {
+  const refused = refusalsOfError(error4)?.[0]?.error;
+  if (refused) return refused;
   const cause = error4?.cause;
-  return typeof cause === "object" && cause !== null && !(error4 instanceof UnsafePlanError) && !(error4 instanceof StalePlanError) ? cause : error4;
+  return typeof cause === "object" && cause !== null ? cause : error4;
 }
 function rowsOf(error4) {
-  if (error4 instanceof UnsafePlanError) return error4.violations.map(limitRow);
-  if (error4 instanceof StalePlanError) return [staleRow(error4)];
-  if (error4 instanceof OwnedElsewhereError) return [ownerRow(error4)];
-  if (error4 instanceof BehindCheckoutError) return [behindRow(error4)];
   const refusals = refusalsOfError(error4);
-  if (refusals) return refusals.map(verdictRow);
-  return hintedRow(error4);
+  return refusals ? refusals.map(rowOf) : hintedRow(error4);
+}
+function rowOf(refusal) {
+  if (refusal.kind === "safety-limit") return limitRow(refusal);
+  if (refusal.kind === "stale") return staleRow(refusal);
+  if (refusal.kind === "ownership") return ownerRow(refusal);
+  if (refusal.kind === "behind") return behindRow(refusal);
+  return verdictRow(refusal);
 }
 function verdictRow(refusal) {
   const override = refusal.hints.length > 0 ? hintsText(refusal.hints) : refusal.kind === "write-check" ? "set `drift: revert` on the scope (its policy file) to write the files' state instead" : "none";
   return { check: refusal.kind === "write-check" ? `write check ${refusal.check}` : refusal.check, limit: refusal.message, count: `${plural(refusal.scopes.length, "scope")} (${scopesText(refusal.scopes)})`, override, reviewer: override };
 }
-function limitRow(violation) {
-  const override = hintsText(violation.hints);
-  if (violation instanceof TooManyRemovalsError) {
+function limitRow(refusal) {
+  const override = hintsText(refusal.hints);
+  if (refusal.check === "max-removals") {
     return {
       check: "safety limit max-removals",
-      limit: `${plural(violation.limit, "domain")} removed in one run`,
-      count: `${plural(violation.removals, "domain")} removed (${scopesText(violation.scopes)})`,
+      limit: `${plural(refusal.allowed, "domain")} removed in one run`,
+      count: `${plural(refusal.count, "domain")} removed (${scopesText(refusal.scopes)})`,
       override,
-      reviewer: `raise \`safety.maxRemovals\` in autojoin-sync.yaml to ${violation.removals} in this pull request, ask for the apply workflow's input \`max-removals: ${violation.removals}\`, or split the change into smaller pull requests`
+      reviewer: `raise \`safety.maxRemovals\` in autojoin-sync.yaml to ${refusal.count} in this pull request, ask for the apply workflow's input \`max-removals: ${refusal.count}\`, or split the change into smaller pull requests`
     };
   }
-  if (violation instanceof RemovalPercentError || violation instanceof PrunePercentError) return percentRow(violation, override);
-  if (violation instanceof UnintendedClearError) {
-    return {
-      check: "clear without `domains: []`",
-      limit: "a scope is cleared only when its file says `domains: []` (or the file is deleted)",
-      count: `${plural(violation.scopes.length, "scope")} cleared (${scopesText(violation.scopes)})`,
-      override: `${override}, or write \`domains: []\` in the file`,
-      reviewer: "write `domains: []` in the policy file of each scope to clear, in this pull request"
-    };
-  }
-  return { check: "safety limit", limit: violation.message, count: scopesText(violation.scopes), override, reviewer: "see the plan below" };
+  if (refusal.check === "max-removal-percent") return percentRow(refusal, override);
+  return {
+    check: "clear without `domains: []`",
+    limit: "a scope is cleared only when its file says `domains: []` (or the file is deleted)",
+    count: `${plural(refusal.scopes.length, "scope")} cleared (${scopesText(refusal.scopes)})`,
+    override: `${override}, or write \`domains: []\` in the file`,
+    reviewer: "write `domains: []` in the policy file of each scope to clear, in this pull request"
+  };
 }
-function percentRow(violation, override) {
-  const percent2 = violation.hints[0]?.value ?? violation.limit;
-  const count2 = violation instanceof PrunePercentError ? `${violation.cleared.length} of ${violation.active} scopes with active autojoin cleared (deleted policy files)` : firstItems(violation.removals.map((r) => `${r.key}: ${r.removed} of ${r.total} domains`), 5);
+function percentRow(refusal, override) {
+  const percent2 = refusal.hints[0]?.value ?? refusal.allowed;
+  const pruned = refusal.detail?.pruned;
+  const count2 = pruned ? `${pruned.cleared} of ${pruned.active} scopes with active autojoin cleared (deleted policy files)` : firstItems((refusal.detail?.removals ?? []).map((r) => `${r.key}: ${r.removed} of ${r.total} domains`), 5);
   return {
     check: "safety limit max-removal-percent",
-    limit: `${violation.limit}% ${violation instanceof PrunePercentError ? "of the active scopes" : "of a scope's domains"}`,
+    limit: `${refusal.allowed}% ${pruned ? "of the active scopes" : "of a scope's domains"}`,
     count: count2,
     override: `${override}, or \`safety.maxRemovalPercent\` in autojoin-sync.yaml`,
     reviewer: `raise \`safety.maxRemovalPercent\` in autojoin-sync.yaml to ${percent2} in this pull request, ask for the apply workflow's input \`max-removal-percent: ${percent2}\`, or split the change`
   };
 }
-function staleRow(error4) {
+function staleRow(refusal) {
   return {
     check: "stale saved plan",
     limit: "a saved plan is applied only while the live state of each of its scopes is as when it was made",
-    count: `${plural(error4.moved.length, "scope")} changed since the plan was made (${scopesText(error4.moved)})`,
+    count: `${plural(refusal.scopes.length, "scope")} changed since the plan was made (${scopesText(refusal.scopes)})`,
     override: "no input: make a new plan (re-run the plan job) and apply that",
     reviewer: "review the new plan of a re-run plan job"
   };
 }
-function ownerRow(error4) {
-  const keys = error4.scopes.map((scope) => scope.key);
+function ownerRow(refusal) {
+  const owners = refusal.detail?.owners ?? [];
   return {
     check: "ownership",
     limit: "a scope whose `autojoin-sync.owner` marker names another owner is not written",
-    count: `${plural(keys.length, "scope")} owned elsewhere (${firstItems(error4.scopes.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
-    override: `${hintsText(error4.hints)}, or \`owner\` in autojoin-sync.yaml`,
+    count: `${plural(refusal.scopes.length, "scope")} owned elsewhere (${firstItems(owners.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
+    override: `${hintsText(refusal.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: "ask the other owner to release the scopes, or ask for the apply workflow's input `take-ownership`"
   };
 }
-function behindRow(error4) {
-  const keys = error4.scopes.map((scope) => scope.key);
-  const named2 = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
-  const shallow = error4.scopes.some((scope) => scope.missing === true);
+function behindRow(refusal) {
+  const keys = refusal.scopes;
+  const named2 = firstItems((refusal.detail?.commits ?? []).map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
+  const shallow = refusal.check === "behind-shallow";
   return {
     check: "behind checkout",
     limit: "a scope is written only from a checkout that contains the commit its `autojoin-sync.commit` marker names",
@@ -53116,16 +53346,10 @@ ${rows.join("\n")}
 }
 function reviewerCautions(refusals) {
   return refusals.map((refusal) => {
-    const violation = refusal.kind === "safety-limit" ? limitViolation(refusal) : void 0;
-    if (!violation) return refusal.message;
-    const row2 = limitRow(violation);
+    if (refusal.kind !== "safety-limit") return refusal.message;
+    const row2 = limitRow(refusal);
     return `${row2.check}: ${row2.count}, over the limit of ${row2.limit}. To let it through: ${row2.reviewer}`;
   });
-}
-function limitViolation(refusal) {
-  const error4 = refusal.error;
-  if (!(error4 instanceof UnsafePlanError)) return void 0;
-  return error4.violations.find((violation) => (violation.message.split(" \u2014 also: ")[0] ?? violation.message) === refusal.message) ?? void 0;
 }
 function refusalSummary(refusal) {
   return `refused by ${refusal.rows.map((row2) => `${row2.check}: ${row2.count}; limit ${row2.limit}`).join(" \u2014 and ")}; nothing was written`;
@@ -53609,8 +53833,8 @@ async function* checkedScopes(held, load, options) {
   return checked2;
 }
 async function* prunedScopes(options, request2, declared, stop) {
-  const { paths, base: cwd, project: project2 } = options.settings;
-  const context = { paths, cwd, project: project2, secrets: options.secrets };
+  const { paths, base: cwd, project: project2, prunePlace, baseRepository: baseRepository2 } = options.settings;
+  const context = { paths: prunePlace?.paths ?? paths, cwd, project: project2, secrets: options.secrets, ...prunePlace ? { excluded: prunePlace.excluded } : {}, ...baseRepository2 ? { repository: baseRepository2 } : {} };
   const found = await findPruned(request2.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
   if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
@@ -53641,7 +53865,7 @@ function isError(diagnostic) {
 }
 
 // src/history/last-applied.ts
-import path12 from "node:path";
+import path13 from "node:path";
 function readLastApplied(needed, options) {
   return lastAppliedReader(options).read(needed);
 }
@@ -53720,7 +53944,7 @@ async function projectAt(commit, options) {
   if (!options.project.file) return {};
   try {
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path12.relative(top, options.project.file).split(path12.sep).join("/");
+    const relative2 = path13.relative(top, options.project.file).split(path13.sep).join("/");
     const [source] = await readFilesAt(commit, [relative2], top);
     return source ? parseProjectSource(source, options.project.file).config : {};
   } catch {
@@ -53737,7 +53961,7 @@ async function readFilesAt(commit, files, cwd) {
 }
 
 // src/history/keys-at-commit.ts
-import path13 from "node:path";
+import path14 from "node:path";
 async function readKeysAt(needed, options) {
   const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
   if (commits.length === 0) return () => null;
@@ -53760,7 +53984,7 @@ async function readKeysAt(needed, options) {
 }
 function projectName2(options) {
   if (!options.project.file) return void 0;
-  const relative2 = path13.relative(path13.resolve(options.cwd), options.project.file).split(path13.sep).join("/");
+  const relative2 = path14.relative(path14.resolve(options.cwd), options.project.file).split(path14.sep).join("/");
   return relative2.startsWith("../") ? relative2 : `./${relative2}`;
 }
 function keysOf(commit, texts, projectText, options) {
@@ -53786,7 +54010,8 @@ async function makePlan(options) {
   const reading = { paths, cwd, project: project2, secrets: options.secrets };
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
+  const runOwners = new Set(options.settings.runOwners ?? []);
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, runOwners, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
   const desired = desiredScopes(options, request2);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
@@ -53801,12 +54026,12 @@ async function makePlan(options) {
     throw error4;
   }
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners });
   ancestry.catch(() => void 0);
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
   const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);
   const outside = desired.declaredOutside();
-  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
+  const plan2 = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry, runOwners);
   refuseOwnedElsewhere(plan2, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan2.context = contextOf2(plan2, options);
@@ -53980,135 +54205,13 @@ function messageOf(error4) {
   return one instanceof Error ? one.message : String(one);
 }
 
-// src/service/retry.ts
-var RETRY_STATUSES = /* @__PURE__ */ new Set([
-  429,
-  // Too Many Requests: wait for Retry-After
-  500,
-  // Internal Server Error: possibly transient; safe because every call is idempotent
-  502,
-  // Bad Gateway: a proxy lost the upstream
-  503,
-  // Service Unavailable: overloaded or deploying
-  504
-  // Gateway Timeout
-]);
-var RETRY_ERROR_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  // the peer reset the connection
-  "ECONNREFUSED",
-  // nothing listening (yet): a restarting service
-  "EPIPE",
-  // wrote to a socket the peer had closed
-  "ETIMEDOUT",
-  // the OS gave up connecting
-  "EAI_AGAIN",
-  // temporary DNS failure
-  "UND_ERR_SOCKET",
-  // socket closed before the response was complete (also a truncated body)
-  "UND_ERR_CLOSED",
-  // a keep-alive connection closed under the request
-  "UND_ERR_CONNECT_TIMEOUT",
-  // no connection within the connect timeout
-  "UND_ERR_HEADERS_TIMEOUT",
-  // no response headers within the request timeout
-  "UND_ERR_BODY_TIMEOUT",
-  // the body stalled longer than the request timeout
-  "AUTOJOIN_REQUEST_DEADLINE",
-  // the attempt passed its total deadline (deadline.ts)
-  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
-  // body shorter than its Content-Length
-]);
-var DEFAULT_RETRY_POLICY = {
-  maxRetries: 4,
-  minDelayMs: 250,
-  maxDelayMs: 8e3,
-  maxTotalMs: 6e4,
-  statuses: RETRY_STATUSES,
-  errorCodes: RETRY_ERROR_CODES
-};
-function retryDelayMs(failure, policy2, random) {
-  if (failure.attempt > policy2.maxRetries) return null;
-  const retryable = failure.status !== void 0 ? policy2.statuses.has(failure.status) : policy2.errorCodes.has(failure.code ?? "");
-  if (!retryable) return null;
-  const backoff = quickFirstRetry(failure) ? policy2.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy2.maxDelayMs, policy2.minDelayMs * 2 ** (failure.attempt - 1));
-  const jittered = backoff / 2 + backoff / 2 * random;
-  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
-  return failure.elapsedMs + delay > policy2.maxTotalMs ? null : Math.round(delay);
-}
-var QUICK_RETRY_DIVISOR = 8;
-function quickFirstRetry(failure) {
-  return failure.status === 429 && failure.retryAfter === void 0 && failure.attempt === 1;
-}
-function parseRetryAfterMs(value, now = Date.now()) {
-  const text = value?.trim() ?? "";
-  if (text === "") return void 0;
-  if (/^\d+$/u.test(text)) return Number(text) * 1e3;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
-}
-
 // src/service/undici-parts.ts
 var import_agent = __toESM(require_agent2(), 1);
 var import_dispatcher = __toESM(require_dispatcher2(), 1);
 var import_env_http_proxy_agent = __toESM(require_env_http_proxy_agent2(), 1);
 var import_api = __toESM(require_api2(), 1);
-var import_retry = __toESM(require_retry2(), 1);
+var import_retry2 = __toESM(require_retry2(), 1);
 Object.assign(import_dispatcher.default.prototype, import_api.default);
-
-// src/service/deadline.ts
-var DEADLINE_CODE = "AUTOJOIN_REQUEST_DEADLINE";
-function deadline(ms) {
-  return (dispatch) => (opts, handler) => dispatch(opts, new DeadlineHandler(handler, ms));
-}
-var DeadlineHandler = class {
-  constructor(next, ms) {
-    this.next = next;
-    this.ms = ms;
-  }
-  next;
-  ms;
-  timer;
-  settled = false;
-  onRequestStart(controller, context) {
-    this.timer = setTimeout(() => this.expire(controller), this.ms);
-    this.next.onRequestStart?.(controller, context);
-  }
-  onResponseStart(controller, status, headers2, statusMessage) {
-    if (!this.settled) this.next.onResponseStart?.(controller, status, headers2, statusMessage);
-  }
-  onResponseData(controller, chunk) {
-    if (!this.settled) this.next.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller, error4) {
-    if (this.settle()) this.next.onResponseError?.(controller, error4);
-  }
-  /**
-   * The error is handed on before the attempt is aborted: undici's retry handler never repeats
-   * a request whose controller is aborted, and a deadline is worth a retry like any timeout.
-   */
-  expire(controller) {
-    if (!this.settle()) return;
-    const error4 = deadlineError(this.ms);
-    this.next.onResponseError?.(controller, error4);
-    controller.abort(error4);
-  }
-  /** @returns true the first time: exactly one of end, error and expiry goes on. */
-  settle() {
-    if (this.settled) return false;
-    this.settled = true;
-    clearTimeout(this.timer);
-    return true;
-  }
-};
-function deadlineError(ms) {
-  const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
-  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint("requestTimeout")} or AUTOJOIN_REQUEST_TIMEOUT)`;
-  return Object.assign(new Error(message), { code: DEADLINE_CODE });
-}
 
 // src/service/headers.ts
 function headerValue(value) {
@@ -54323,35 +54426,6 @@ var TracingHandler = class {
   }
 };
 
-// src/service/tls.ts
-var UNKNOWN_CA = /* @__PURE__ */ new Set([
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "CERT_UNTRUSTED"
-]);
-var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "CERT_REVOKED",
-  "CERT_REJECTED",
-  "CERT_SIGNATURE_FAILURE",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "HOSTNAME_MISMATCH"
-]);
-var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
-function describeTlsFailure(error4) {
-  const code = error4?.code;
-  if (typeof code !== "string") return void 0;
-  const message = error4 instanceof Error ? error4.message.split("\n")[0] : code;
-  if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
-  if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
-  if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
-  return void 0;
-}
-
 // src/service/paths.ts
 var API_PREFIX = "/api/v1";
 function pathSegment(value) {
@@ -54420,7 +54494,6 @@ function schemeOnly(url) {
 }
 
 // src/service/transport.ts
-var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
 function createTransport(options) {
   const base = options.dispatcher ?? ownAgent(options);
   const owned = options.dispatcher ? void 0 : base;
@@ -54436,7 +54509,7 @@ function createTransport(options) {
     // Only statusCodes matters here (it decides which answers become retryable errors): the
     // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
     // and methods checks, so those are not passed.
-    (0, import_retry.default)({ throwOnError: true, statusCodes: [...options.retry.statuses] })
+    (0, import_retry2.default)({ throwOnError: true, statusCodes: [...options.retry.statuses] })
   );
   return {
     send: (request2) => sendCall(dispatcher, options, request2),
@@ -54511,7 +54584,7 @@ function tooLarge3(maxBytes) {
   return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
 }
 function sendCall(dispatcher, options, request2) {
-  const state = { attempts: 1 };
+  const state = { attempts: 1, unknown: false };
   const retry = retryDecider(options.retry, state);
   return new Promise((resolve8, reject) => {
     const collector = new Collector(request2, state, resolve8, reject);
@@ -54532,7 +54605,7 @@ function sendCall(dispatcher, options, request2) {
         collector
       );
     } catch (error4) {
-      reject(transportError(request2, error4, state.attempts));
+      reject(transportError({ ...request2, ...state }, error4));
     }
   });
 }
@@ -54540,6 +54613,7 @@ function retryDecider(policy2, state) {
   const startedAt = Date.now();
   return (error4, { state: retryState }, callback) => {
     const failure = error4;
+    state.unknown ||= mayHaveReached(failure);
     const delay = retryDelayMs(
       {
         attempt: retryState.counter,
@@ -54582,7 +54656,7 @@ var Collector = class {
     this.chunks.push(chunk);
   }
   onResponseEnd() {
-    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
+    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), ...this.state });
   }
   onResponseError(_controller, error4) {
     const failure = error4;
@@ -54591,21 +54665,13 @@ var Collector = class {
         status: failure.statusCode,
         headers: failure.headers ?? {},
         body: failure.responseBody ?? Buffer.alloc(0),
-        attempts: this.state.attempts
+        ...this.state
       });
       return;
     }
-    this.reject(transportError(this.request, error4, this.state.attempts));
+    this.reject(transportError({ ...this.request, ...this.state }, error4));
   }
 };
-var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
-function transportError(request2, error4, attempts) {
-  const code = error4.code;
-  const message = error4 instanceof Error ? error4.message : String(error4);
-  const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
-  const detail = describeTlsFailure(error4) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
-  return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error4 });
-}
 
 // src/notify/sign.ts
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -55107,7 +55173,8 @@ function reportExitCode(report) {
 
 // src/apply/apply-changes.ts
 var NOT_ATTEMPTED = "not attempted: the run was interrupted";
-var IN_FLIGHT = "in flight when the run stopped: its write may or may not have been stored";
+var MAY_BE_STORED = "its write may or may not have been stored";
+var IN_FLIGHT = `in flight when the run stopped: ${MAY_BE_STORED}`;
 async function applyChanges(client, plan2, options = {}) {
   const outcomes = new Array(plan2.changes.length);
   const started = new Array(plan2.changes.length).fill(false);
@@ -55137,7 +55204,8 @@ async function applyOne(client, change, marking) {
     }
     return { applied: { key: change.key, kind: change.kind, domains: change.after } };
   } catch (error4) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
+    const unknown = error4 instanceof ServiceError && error4.outcomeUnknown;
+    return { failed: { key: change.key, kind: change.kind, reason: unknown ? `${oneLine(error4)}: ${MAY_BE_STORED} (a plan shows which)` : oneLine(error4) } };
   }
 }
 function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
@@ -55382,6 +55450,15 @@ async function writePlanFile(plan2, context, suffix) {
   return { file, sha256: await writePlanCommand(file, plan2) };
 }
 
+// src/render/diagnostics.ts
+function formatDiagnostic(d) {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+function summarizeDiagnostics(diagnostics, fileCount) {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
+}
+
 // src/action/summary-markdown.ts
 var SUMMARY_MAX_CHARS = 5e5;
 function planTitle(paths, verb = "plan") {
@@ -55466,13 +55543,23 @@ function contextOf3(context, name) {
   if (found === void 0) throw new Error(`${name}: the plan's project is not one of this run's; make the plan again here`);
   return found;
 }
+function wholeOfEach(whole) {
+  if (whole === void 0) return () => ({});
+  const parts = new Map(splitPlan(whole).map((part) => [part.project.name, part.plan]));
+  return (name) => {
+    const part = parts.get(name);
+    return part === void 0 ? {} : { wholePlan: part };
+  };
+}
 function projectsApplyVerdict(command, allowBehind, verdictOne) {
-  return projectsVerdict(command.plan, (part, project2) => verdictOne({ context: contextOf3(command.context, project2.name), plan: part, saved: command.saved, takeOwnership: command.takeOwnership }, allowBehind));
+  const wholeOf = wholeOfEach(command.wholePlan);
+  return projectsVerdict(command.plan, (part, project2) => verdictOne({ context: contextOf3(command.context, project2.name), plan: part, ...wholeOf(project2.name), saved: command.saved, takeOwnership: command.takeOwnership }, allowBehind));
 }
 function applyEachProject(command, allowBehind, writeOne) {
-  const { wholePlan: _whole, confirm, onProgress, ...rest } = command;
+  const { wholePlan, confirm, onProgress, ...rest } = command;
+  const wholeOf = wholeOfEach(wholePlan);
   return applyProjects(command.plan, command.context.perProject ?? [], {
-    applyOne: (part, context, arrived, progress) => writeOne({ ...rest, context, plan: part, confirm: arrived, onProgress: progress }, allowBehind),
+    applyOne: (part, context, arrived, progress) => writeOne({ ...rest, context, plan: part, ...wholeOf(context.projects[0]?.name ?? ""), confirm: arrived, onProgress: progress }, allowBehind),
     ...confirm ? { confirm } : {},
     ...onProgress ? { onProgress } : {}
   });
@@ -55508,7 +55595,7 @@ function writeAfterChecks(command, allowBehind) {
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
     allowBehind,
-    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
+    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head }, ...context.runOwners === void 0 ? {} : { runOwners: new Set(context.runOwners) } },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
     ...context.head === void 0 ? {} : { commit: context.head },
@@ -55563,10 +55650,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path16, status, detail, options) {
-    super(`[${method}] ${path16}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path17, status, detail, options) {
+    super(`[${method}] ${path17}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path16;
+    this.path = path17;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -55583,15 +55670,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api2.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path16, body) {
-  return (await requestWithLink(target, method, path16, body)).data;
+async function request(target, method, path17, body) {
+  return (await requestWithLink(target, method, path17, body)).data;
 }
-async function requestWithLink(target, method, path16, body) {
+async function requestWithLink(target, method, path17, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path16.split("?")[0] ?? path16;
+  const shownPath3 = path17.split("?")[0] ?? path17;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path16}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path17}`, {
       method,
       headers: headers(target.token, body !== void 0),
       // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
@@ -55605,11 +55692,11 @@ async function requestWithLink(target, method, path16, body) {
   if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
   return { data: text ? parseAnswer(text, method, shownPath3, response) : null, link: response.headers.get("link") };
 }
-function parseAnswer(text, method, path16, response) {
+function parseAnswer(text, method, path17, response) {
   try {
     return JSON.parse(text);
   } catch {
-    throw new GitHubApiError(method, path16, response.status, `the answer is not JSON (${response.headers.get("content-type") ?? "no content-type"}, ${text.length} characters)`);
+    throw new GitHubApiError(method, path17, response.status, `the answer is not JSON (${response.headers.get("content-type") ?? "no content-type"}, ${text.length} characters)`);
   }
 }
 function headers(token, hasBody) {
@@ -55631,8 +55718,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path16) {
-  const normalized = path16.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path17) {
+  const normalized = path17.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
@@ -55715,21 +55802,23 @@ function moreWarningsLine(code, more, whereAll = "--verbose shows all") {
 }
 
 // src/action/pr-findings.ts
-async function pullRequestFiles(context) {
-  if (context.pullBase === void 0) return /* @__PURE__ */ new Set();
-  try {
-    const output = await runGit(["diff", "--name-only", "-z", "--no-renames", "--relative", context.pullBase, "--"], { cwd: context.workspace, context: "the files the pull request changed" });
-    return new Set(output.toString("utf8").split("\0").filter((file) => file !== ""));
-  } catch {
-    return /* @__PURE__ */ new Set();
-  }
-}
 function pullRequestFindings(diagnostics, changed) {
   const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
   const ordered2 = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
   const limiter = warningLimiter(false, "the annotations list them all");
   const shown2 = limiter.take(ordered2);
   return { shown: shown2, counted: limiter.summary() };
+}
+
+// src/commands/pull-request-files.ts
+async function pullRequestFiles(checkout) {
+  if (checkout.pullBase === void 0) return /* @__PURE__ */ new Set();
+  try {
+    const output = await runGit(["diff", "--name-only", "-z", "--no-renames", "--relative", checkout.pullBase, "--"], { cwd: checkout.workspace, context: "the files the pull request changed" });
+    return new Set(output.toString("utf8").split("\0").filter((file) => file !== ""));
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
 }
 
 // src/connect/connect.ts
@@ -56380,14 +56469,14 @@ function deeperThan(value, limit) {
   const depths = [1];
   while (values.length > 0) {
     const next = values.pop();
-    const depth = depths.pop() ?? 0;
+    const depth2 = depths.pop() ?? 0;
     if (typeof next !== "object" || next === null) continue;
-    if (depth > limit) return true;
+    if (depth2 > limit) return true;
     const children = Array.isArray(next) ? next : Object.values(next);
     for (const child of children) {
       if (typeof child !== "object" || child === null) continue;
       values.push(child);
-      depths.push(depth + 1);
+      depths.push(depth2 + 1);
     }
   }
   return false;
@@ -56512,7 +56601,7 @@ function createCaller(transport, prefix, options, onDeprecated) {
     });
     if (response.headers.deprecation !== void 0) onDeprecated(spec);
     const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]), response.status);
-    const answer = { status: response.status, attempts: response.attempts, parsed };
+    const answer = { status: response.status, attempts: response.attempts, parsed, unknown: spec.method === "POST" && response.unknown };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
     if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
     return checkedBody(spec, answer, redact);
@@ -56526,8 +56615,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path16) {
-  return path16.replace(/\?.*$/u, "");
+function withoutQuery(path17) {
+  return path17.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -56543,11 +56632,11 @@ function checkedBody(spec, { parsed, attempts }, redact) {
   const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
   if (problem !== null) {
     const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts });
+    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts, outcomeUnknown: spec.method === "POST" });
   }
   return parsed.ok ? parsed.value : void 0;
 }
-function httpError(spec, { status, attempts, parsed }, redact) {
+function httpError(spec, { status, attempts, parsed, unknown }, redact) {
   const message = parsed.ok ? errorMessageOf(parsed.value, redact) : void 0;
   const hints = [];
   const html = !parsed.ok && parsed.problem.includes("HTML");
@@ -56562,16 +56651,9 @@ function httpError(spec, { status, attempts, parsed }, redact) {
     serviceMessage: message,
     detail: hints.join(" "),
     attempts,
-    html
+    html,
+    outcomeUnknown: unknown
   });
-}
-function errorMessageOf(value, redact) {
-  if (typeof value !== "object" || value === null) return void 0;
-  const { message, error: error4 } = value;
-  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message, redact);
-  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message, redact);
-  if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4, redact);
-  return void 0;
 }
 function definedOnly2(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
@@ -56584,7 +56666,7 @@ async function connect(options) {
 `));
   if (options.settings.targetNotice !== void 0) notice3(options.settings.targetNotice);
   const connection = await resolve4(options, notice3);
-  notice3(usingLine(options.settings, connection));
+  notice3(usingLine(options.settings, connection, options.cwd ?? options.settings.base));
   return connection;
 }
 async function resolve4(options, notice3) {
@@ -56597,7 +56679,8 @@ async function resolve4(options, notice3) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor, notice3);
+  const shown2 = (file) => relativePosix(options.cwd ?? settings.base, file);
+  return embedded(settings, options.startEmbedded, { detail: options.detail ?? notice3, say: notice3, shown: shown2 }, askedFor);
 }
 function embeddedRefusal(settings) {
   const ci = settings.ci;
@@ -56605,12 +56688,12 @@ function embeddedRefusal(settings) {
   if (settings.apiKey !== void 0) return `${settings.apiKeyFrom ?? "an API key"} is set, so a real service was meant`;
   return null;
 }
-function usingLine(settings, connection) {
+function usingLine(settings, connection, cwd) {
   const projectFile = settings.project.file;
-  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(settings.base, one.projectFile)]);
-  const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
+  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(cwd, one.projectFile)]);
+  const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(cwd, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
-  const state = connection.stateFile === void 0 ? "" : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  const state = connection.stateFile === void 0 ? "" : `, state in ${relativePosix(cwd, connection.stateFile)}`;
   return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ""}`;
 }
 async function withServiceClient(options, onNotice, work) {
@@ -56645,12 +56728,13 @@ function remote(url, settings) {
     close: () => Promise.resolve()
   };
 }
-async function embedded(settings, start, notice3, askedFor, say) {
+async function embedded(settings, start, voice, askedFor) {
+  const { detail: notice3, say, shown: shown2 } = voice;
   const dir = settings.stateDir;
   const first = !existsSync7(join6(dir, EMBEDDED_STATE_FILE));
   await mkdir4(dir, { recursive: true });
   await writeFile2(join6(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative2 = relativePosix(settings.base, join6(dir, EMBEDDED_STATE_FILE));
+  const relative2 = shown2(join6(dir, EMBEDDED_STATE_FILE));
   let emulator;
   try {
     emulator = await start(join6(dir, EMBEDDED_STATE_FILE), notice3);
@@ -56659,7 +56743,7 @@ async function embedded(settings, start, notice3, askedFor, say) {
   }
   const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
   notice3(`note: ${why}; using the embedded emulator (state in ${relative2})`);
-  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative2}), and can be deleted`);
+  if (first) for (const left of leftByRelease4(settings)) say(`note: ${shown2(left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative2}), and can be deleted`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -56690,20 +56774,22 @@ function credential(name, value) {
   return value === void 0 || value === "" ? {} : { [name]: value };
 }
 
-// src/commands/request-lists.ts
-function takeOwnershipRequest(values) {
-  return asRunError(() => parseTakeOwnership(values));
-}
-function asRunError(parse) {
-  try {
-    return parse();
-  } catch (error4) {
-    throw new RunError(error4.message);
-  }
+// src/commands/connection.ts
+function withConnection(request2, view, work) {
+  const options = {
+    settings: request2.settings,
+    startEmbedded: request2.startEmbedded,
+    baseUrlHint: request2.baseUrlHint,
+    notice: (message) => view.notice(message),
+    detail: view.detail && ((message) => view.detail?.(message)),
+    onRequest: view.onRequest,
+    ...view.cwd === void 0 ? {} : { cwd: view.cwd }
+  };
+  return withServiceClient(options, (message) => view.clientNotice(message), (client, connection) => work(client, connection.target));
 }
 
 // src/commands/validate-command.ts
-import path14 from "node:path";
+import path15 from "node:path";
 var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
 async function validateCommand(command) {
   const { context, allowNoPolicies } = command;
@@ -56714,7 +56800,9 @@ async function validateCommand(command) {
   const failed = hasError(projectFindings) || hasError(findings);
   if (!failed) checkPoliciesFound(context.paths, load, context.base, allowNoPolicies);
   const missing = findings.filter((d) => d.code === "path-not-found").map((d) => d.file);
-  return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
+  const diagnostics = [...projectFindings, ...findings].sort(compareDiagnostics);
+  const noPolicies = missing.length > 0 ? new NoPoliciesError(missing, false).message : null;
+  return { load, projectFindings, findings, missing, diagnostics, noPolicies, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
 }
 async function loadWithDns(command) {
   const { paths, base: cwd, roots, project: project2, secrets } = command.context;
@@ -56727,7 +56815,7 @@ function projectsDns(context) {
   if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
   const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
   if (checks.every(({ check }) => check.onChecked === void 0)) return dnsWhileLoading(null, context.base);
-  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path14.resolve(context.base, policy2.source.file)))?.check;
+  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path15.resolve(context.base, policy2.source.file)))?.check;
   return {
     onChecked: (policy2) => checkOf(policy2)?.onChecked?.(policy2),
     finish: async (policies) => {
@@ -56793,11 +56881,17 @@ async function reportPlan(inputs, context, settings, plan2, notify2, merged) {
     for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions, verdict.exitCode);
     const title = planTitle(inputs.paths);
-    await writeJobSummary(prefix + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    const changedFiles = await changedProjectFiles(plan2, settings, context);
+    await writeJobSummary(prefix + renderMarkdown(plan2, { title, changedFiles, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+    await publishComment(inputs, context, prefix + renderMarkdown(plan2, { title, footer, changedFiles, maxChars: COMMENT_MAX_CHARS - prefix.length }));
   };
   return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, ...merged ? { merged } : {}, show });
+}
+async function changedProjectFiles(plan2, where2, context) {
+  if (plan2.projects === void 0) return /* @__PURE__ */ new Set();
+  const changed = await pullRequestFiles(context);
+  return new Set([...changed].map((file) => relativePosix(where2.base, resolve5(context.workspace, file))));
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
@@ -56857,10 +56951,8 @@ ${footer}
   return { exitCode: ExitCode2.error, summary: headline, hasChanges: false };
 }
 async function withClient(settings, work) {
-  const notice3 = (message) => info2(message);
-  const onRequest = (event) => log().request(event);
-  const options = { settings, notice: notice3, baseUrlHint: "the action input base-url", onRequest };
-  return withServiceClient(options, (message) => notice2(message), work);
+  const view = { notice: (message) => info2(message), clientNotice: (message) => notice2(message), onRequest: (event) => log().request(event) };
+  return withConnection({ settings, baseUrlHint: "the action input base-url" }, view, (client) => work(client));
 }
 function annotate(diagnostics, where2, context) {
   for (const d of diagnostics) {
@@ -56948,7 +57040,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/reconcile/adopt-drift.ts
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
@@ -57140,7 +57232,7 @@ async function adoptDrift(plan2, cwd, checks = {}) {
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path15.resolve(cwd, file);
+    const absolute = path16.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
     const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
@@ -57201,7 +57293,7 @@ function adoptCommand(command) {
   return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, today: context.today, ...place ? { place } : {} });
 }
 
-// src/action/adopt-branch.ts
+// src/commands/adopt-branch.ts
 var ADOPT_BRANCH = "autojoin-sync/adopt";
 var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" };
 async function pushAdoptBranch(workspace, files, message) {
@@ -57371,15 +57463,15 @@ async function expandPlanFiles(patterns2, workspace) {
   if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns2) {
-    const path16 = resolve7(workspace, pattern);
-    const name = basename2(path16);
+    const path17 = resolve7(workspace, pattern);
+    const name = basename2(path17);
     if (!/[*?]/u.test(name)) {
-      files.add(path16);
+      files.add(path17);
       continue;
     }
-    const matching = (await readdir2(dirname4(path16)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname4(path17)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve7(dirname4(path16), entry));
+    for (const entry of matching) files.add(resolve7(dirname4(path17), entry));
   }
   return [...files].sort();
 }
