@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RunError } from '../output/exit-codes.js';
-import { repositoryRoot, isInside } from '../files.js';
+import { repositoryRoot, isInside, recordedPathProblem } from '../files.js';
+import { cutText } from '../redact.js';
 import { relativePosix } from '../relative-path.js';
 import { PROJECT_FILE } from '../policy/project.js';
 import type { Plan, PlanProject } from '../plan/types.js';
@@ -22,6 +23,7 @@ import { projectName } from './projects.js';
 export async function savedProjectsPlace(cwd: string, saved: { projects: readonly PlanProject[]; sources: readonly { file: string; project: string }[]; file: string }): Promise<RunPlace> {
   const root = (await repositoryRoot(cwd)) ?? path.resolve(cwd);
   for (const project of saved.projects) {
+    refuseRecordedRoot(project.root, saved.file);
     if (project.projectFile !== null) checkSavedProject(project.projectFile, await projectHereFor(project.projectFile, cwd), saved.file);
   }
   const recorded = new Map(saved.projects.map((project) => [project.name, project]));
@@ -42,6 +44,12 @@ export async function savedProjectsPlace(cwd: string, saved: { projects: readonl
   // Only the projects the plan holds: the checkout's others are not read.
   const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
   return { ...place, projects };
+}
+
+/** A project's recorded folder is input like its project file's path: it never leaves the repository. */
+function refuseRecordedRoot(root: string, planFile: string): void {
+  const problem = root === '.' ? null : recordedPathProblem(root);
+  if (problem !== null) throw new RunError(`${planFile} records the project folder ${JSON.stringify(cutText(root, 200))}, which is refused: ${problem}, so it is not a folder inside the repository; nothing was read`);
 }
 
 /** What a saved plan of several projects gives the run's settings (SettingSources.saved): its projects and the policy files its entries name; {} for a plan of one. */

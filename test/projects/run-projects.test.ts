@@ -3,11 +3,12 @@
  * the three-team monorepo of test/support/monorepo.ts through the CLI in-process at its root,
  * against the embedded emulator's one state at the repository root.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { monorepoCli, monorepoOfTest } from '../support/monorepo-run.js';
 import { commitAll } from '../support/git.js';
+import { defined } from '../support/defined.js';
 import { combineExitCodes } from '../../src/commands/run-projects.js';
 
 /** Each test runs the CLI several times over three projects: more than the default 30 s on a loaded machine. */
@@ -113,6 +114,21 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     const refused = await cli(dir, 'apply', '--plan', 'old.json', '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('old.json has formatVersion 4; this autojoin-sync reads formatVersion 5 (make the plan again with this version)');
+  }, SLOW);
+
+  it.each([['../../outside'], ['/etc'], ['teams/../..']])('a saved plan whose project folder is %s is refused before anything is read (exit 1, nothing written)', async (root) => {
+    const dir = monorepo();
+    expect((await cli(dir, 'plan', '--out', 'plan.json')).code).toBe(0);
+    const doc = JSON.parse(readFileSync(path.join(dir, 'plan.json'), 'utf8')) as Doc;
+    const first = defined(doc.projects?.[0]);
+    first.root = root;
+    write(dir, 'tampered.json', JSON.stringify(doc, null, 2));
+    const state = path.join(dir, '.autojoin-sync', 'emulator.json');
+    const before = existsSync(state) ? readFileSync(state, 'utf8') : null;
+    const refused = await cli(dir, 'apply', '--plan', 'tampered.json', '--yes');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`tampered.json records the project folder ${JSON.stringify(root)}, which is refused`);
+    expect(existsSync(state) ? readFileSync(state, 'utf8') : null).toBe(before);
   }, SLOW);
 });
 
