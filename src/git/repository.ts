@@ -1,5 +1,5 @@
 /** The git repository around the run's policy paths, and paths between it and the run's cwd. */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { repositoryRoot } from '../files.js';
 import { relativePosix } from '../relative-path.js';
@@ -26,9 +26,22 @@ export interface Repository {
 export async function openRepository(paths: readonly string[], cwd: string, context: string, known?: Repository): Promise<Repository | null> {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path.resolve(cwd, given))));
   if ((await repositoryRoot(dir)) === null) return null;
-  // The run read these facts in this directory already (its head): one `rev-parse` fewer.
-  if (known?.dir === dir) return { ...known, cwd };
-  return readRepository(dir, cwd, context);
+  // The run read these facts already (its head): one `rev-parse` fewer, for each project of a monorepo too.
+  const derived = known === undefined ? undefined : await below(known, dir);
+  return derived === undefined ? readRepository(dir, cwd, context) : { ...derived, cwd };
+}
+
+/**
+ * @returns the facts of `dir` from those of `known` when `dir` is `known.dir` or a folder below it
+ *   in the same repository, reached without a symbolic link (git's prefix is of the real path); else undefined
+ */
+async function below(known: Repository, dir: string): Promise<Omit<Repository, 'cwd'> | undefined> {
+  if (known.dir === dir) return known;
+  const rel = path.relative(known.dir, dir);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const [realKnown, realDir, knownRoot, dirRoot] = await Promise.all([realpath(known.dir), realpath(dir), repositoryRoot(known.dir), repositoryRoot(dir)]);
+  if (realDir !== path.join(realKnown, rel) || knownRoot !== dirRoot) return undefined;
+  return { ...known, dir, prefix: `${known.prefix}${rel.split(path.sep).join('/')}/` };
 }
 
 /**
