@@ -41535,8 +41535,8 @@ import { dirname as dirname2, join as join2 } from "node:path";
 // src/relative-path.ts
 import path from "node:path";
 function relativePosix(cwd, file) {
-  const below = relativeBelow(cwd, file);
-  if (below !== void 0) return below === "" ? "." : ownString(below);
+  const below2 = relativeBelow(cwd, file);
+  if (below2 !== void 0) return below2 === "" ? "." : ownString(below2);
   const relative2 = path.relative(cwd, file);
   return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
 }
@@ -44342,12 +44342,12 @@ function walk(directory, relative2, nested, files = []) {
   const inside = nested ?? (relative2 !== "" && entries.some((entry) => entry.name === ".git") ? directory : null);
   for (const entry of entries) {
     const full = path2.join(directory, entry.name);
-    const below = relative2 === "" ? entry.name : `${relative2}/${entry.name}`;
+    const below2 = relative2 === "" ? entry.name : `${relative2}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below2, inside, files);
     } else if (CONTROL_IN_NAME.test(entry.name) && POLICY_SUFFIX.test(entry.name)) {
       files.push({ file: full, nested: inside, badName: true });
-    } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
+    } else if (isPolicyBelow(below2) && (entry.isFile() || !isDirectoryLink(full))) {
       files.push({ file: full, nested: inside });
     } else if (entry.isFile() && YAML_NAME.test(entry.name) && entry.name !== PROJECT_FILE_NAME && readsAsPolicy(full)) {
       files.push({ file: full, nested: inside, misnamed: true });
@@ -50018,13 +50018,21 @@ function tolerateMissingPaths(diagnostics, allow = false) {
 }
 
 // src/git/repository.ts
-import { stat as stat4 } from "node:fs/promises";
+import { realpath as realpath2, stat as stat4 } from "node:fs/promises";
 import path7, { posix as posix3 } from "node:path";
 async function openRepository(paths, cwd, context, known) {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path7.resolve(cwd, given))));
   if (await repositoryRoot(dir) === null) return null;
-  if (known?.dir === dir) return { ...known, cwd };
-  return readRepository(dir, cwd, context);
+  const derived = known === void 0 ? void 0 : await below(known, dir);
+  return derived === void 0 ? readRepository(dir, cwd, context) : { ...derived, cwd };
+}
+async function below(known, dir) {
+  if (known.dir === dir) return known;
+  const rel = path7.relative(known.dir, dir);
+  if (rel === "" || rel.startsWith("..") || path7.isAbsolute(rel)) return void 0;
+  const [realKnown, realDir, knownRoot, dirRoot] = await Promise.all([realpath2(known.dir), realpath2(dir), repositoryRoot(known.dir), repositoryRoot(dir)]);
+  if (realDir !== path7.join(realKnown, rel) || knownRoot !== dirRoot) return void 0;
+  return { ...known, dir, prefix: `${known.prefix}${rel.split(path7.sep).join("/")}/` };
 }
 async function readRepository(dir, cwd, context) {
   const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
@@ -51090,6 +51098,7 @@ import path12 from "node:path";
 async function savedProjectsPlace(cwd, saved) {
   const root = await repositoryRoot(cwd) ?? path12.resolve(cwd);
   for (const project2 of saved.projects) {
+    refuseRecordedRoot(project2.root, saved.file);
     if (project2.projectFile !== null) checkSavedProject(project2.projectFile, await projectHereFor(project2.projectFile, cwd), saved.file);
   }
   const recorded = new Map(saved.projects.map((project2) => [project2.name, project2]));
@@ -51108,6 +51117,10 @@ async function savedProjectsPlace(cwd, saved) {
   const place = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
   const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
   return { ...place, projects };
+}
+function refuseRecordedRoot(root, planFile) {
+  const problem = root === "." ? null : recordedPathProblem(root);
+  if (problem !== null) throw new RunError(`${planFile} records the project folder ${JSON.stringify(cutText(root, 200))}, which is refused: ${problem}, so it is not a folder inside the repository; nothing was read`);
 }
 function savedProjects(plan2) {
   return plan2.projects === void 0 ? {} : { projects: plan2.projects, sources: savedSources(plan2) };
@@ -53530,7 +53543,7 @@ function pascal(text) {
 }
 
 // package.json
-var package_default = { version: "0.1.0" };
+var package_default = { version: "1.0.0" };
 
 // src/version.ts
 var VERSION = package_default.version;
