@@ -50022,16 +50022,17 @@ import { realpath as realpath2, stat as stat4 } from "node:fs/promises";
 import path7, { posix as posix3 } from "node:path";
 async function openRepository(paths, cwd, context, known) {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path7.resolve(cwd, given))));
-  if (await repositoryRoot(dir) === null) return null;
-  const derived = known === void 0 ? void 0 : await below(known, dir);
+  const root = await repositoryRoot(dir);
+  if (root === null) return null;
+  const derived = known === void 0 ? void 0 : await below(known, dir, root);
   return derived === void 0 ? readRepository(dir, cwd, context) : { ...derived, cwd };
 }
-async function below(known, dir) {
+async function below(known, dir, root) {
   if (known.dir === dir) return known;
   const rel = path7.relative(known.dir, dir);
   if (rel === "" || rel.startsWith("..") || path7.isAbsolute(rel)) return void 0;
-  const [realKnown, realDir, knownRoot, dirRoot] = await Promise.all([realpath2(known.dir), realpath2(dir), repositoryRoot(known.dir), repositoryRoot(dir)]);
-  if (realDir !== path7.join(realKnown, rel) || knownRoot !== dirRoot) return void 0;
+  const [realKnown, realDir, knownRoot] = await Promise.all([realpath2(known.dir), realpath2(dir), repositoryRoot(known.dir)]);
+  if (realDir !== path7.join(realKnown, rel) || knownRoot !== root) return void 0;
   return { ...known, dir, prefix: `${known.prefix}${rel.split(path7.sep).join("/")}/` };
 }
 async function readRepository(dir, cwd, context) {

@@ -25,22 +25,24 @@ export interface Repository {
  */
 export async function openRepository(paths: readonly string[], cwd: string, context: string, known?: Repository): Promise<Repository | null> {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path.resolve(cwd, given))));
-  if ((await repositoryRoot(dir)) === null) return null;
+  const root = await repositoryRoot(dir);
+  if (root === null) return null;
   // The run read these facts already (its head): one `rev-parse` fewer, for each project of a monorepo too.
-  const derived = known === undefined ? undefined : await below(known, dir);
+  const derived = known === undefined ? undefined : await below(known, dir, root);
   return derived === undefined ? readRepository(dir, cwd, context) : { ...derived, cwd };
 }
 
 /**
+ * @param root the repository root around `dir`, as openRepository found it
  * @returns the facts of `dir` from those of `known` when `dir` is `known.dir` or a folder below it
  *   in the same repository, reached without a symbolic link (git's prefix is of the real path); else undefined
  */
-async function below(known: Repository, dir: string): Promise<Omit<Repository, 'cwd'> | undefined> {
+async function below(known: Repository, dir: string, root: string): Promise<Omit<Repository, 'cwd'> | undefined> {
   if (known.dir === dir) return known;
   const rel = path.relative(known.dir, dir);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  const [realKnown, realDir, knownRoot, dirRoot] = await Promise.all([realpath(known.dir), realpath(dir), repositoryRoot(known.dir), repositoryRoot(dir)]);
-  if (realDir !== path.join(realKnown, rel) || knownRoot !== dirRoot) return undefined;
+  const [realKnown, realDir, knownRoot] = await Promise.all([realpath(known.dir), realpath(dir), repositoryRoot(known.dir)]);
+  if (realDir !== path.join(realKnown, rel) || knownRoot !== root) return undefined;
   return { ...known, dir, prefix: `${known.prefix}${rel.split(path.sep).join('/')}/` };
 }
 
