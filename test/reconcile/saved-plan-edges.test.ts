@@ -16,6 +16,7 @@ import { emptyData, startEmulator, type Emulator } from '../../src/emulator/inde
 import { createClient, readLiveState, type ServiceClient } from '../../src/service/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { buildPlan } from '../support/plan.js';
+import { rejection as refusal } from '../support/rejection.js';
 import { defined } from '../support/defined.js';
 import { NOW, policy, samplePlan } from '../plan/fixtures.js';
 import { sendJson, startHostileServer, type HostileServer } from '../service/support/hostile-server.js';
@@ -23,14 +24,6 @@ import { sendJson, startHostileServer, type HostileServer } from '../service/sup
 const dir = mkdtempSync(path.join(tmpdir(), 'saved-plan-edges-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    () => null,
-    (error: unknown) => error as Error,
-  );
-  if (outcome === null) throw new Error('accepted');
-  return outcome;
-}
 
 describe('readSavedPlan: the project file a plan records', () => {
   /** samplePlan saved with its context recording `recorded` as the project file's path. */

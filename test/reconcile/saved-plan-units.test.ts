@@ -15,6 +15,7 @@ import { emptyData, startEmulator, type Emulator } from '../../src/emulator/inde
 import { createClient, readLiveState, type ServiceClient } from '../../src/service/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { buildPlan } from '../support/plan.js';
+import { rejection as refusal } from '../support/rejection.js';
 import { git } from '../support/git.js';
 import { defined } from '../support/defined.js';
 import { BehindCheckoutError, parseAllowBehind } from '../../src/history/behind.js';
@@ -29,14 +30,6 @@ function saved(name: string, content: string | Uint8Array): string {
   return file;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    () => null,
-    (error: unknown) => error as Error,
-  );
-  if (outcome === null) throw new Error('accepted');
-  return outcome;
-}
 
 describe('readSavedPlan', () => {
   const plan = samplePlan();
