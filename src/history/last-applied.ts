@@ -20,7 +20,8 @@ import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
 import { runGit } from '../git/command.js';
-import { readBlobs, streamBlobs, type BlobStream } from '../git/blobs.js';
+import { streamBlobs, type BlobStream } from '../git/blobs.js';
+import { repositoryRoot } from '../files.js';
 import { shortCommit } from '../redact.js';
 
 export interface LastAppliedOptions {
@@ -54,16 +55,20 @@ interface ReadAhead {
   stream: BlobStream;
   asked: Set<string>;
   sources: PolicySource[];
-  project: Promise<ProjectConfig>;
+  /** The project file then, read on the same stream; `asked` settles once it was asked of the stream. */
+  project: { asked: Promise<void>; config: Promise<ProjectConfig> };
 }
 
 export function lastAppliedReader(options: LastAppliedOptions): LastAppliedReader {
   const ahead = new Map<string, ReadAhead>();
+  let abandoned = false;
+  let projectFile: Promise<string | undefined> | undefined;
   const ask = (commit: string, file: string): void => {
     let reading = ahead.get(commit);
     if (reading === undefined) {
       const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
-      reading = { stream, asked: new Set(), sources: [], project: projectAt(commit, options) };
+      projectFile ??= projectFileInRepository(options);
+      reading = { stream, asked: new Set(), sources: [], project: projectAt(commit, stream, projectFile, options, () => abandoned) };
       ahead.set(commit, reading);
     }
     if (reading.asked.has(file)) return;
@@ -82,12 +87,14 @@ export function lastAppliedReader(options: LastAppliedOptions): LastAppliedReade
       const read = async (commit: string): Promise<{ sources: PolicySource[]; project: ProjectConfig } | undefined> => {
         const reading = ahead.get(commit);
         if (reading === undefined) return undefined;
+        await reading.project.asked;
         await reading.stream.close();
-        return { sources: reading.sources, project: await reading.project };
+        return { sources: reading.sources, project: await reading.project.config };
       };
       return collectStates(needed, options, read);
     },
     abandon() {
+      abandoned = true;
       for (const reading of ahead.values()) reading.stream.close().catch(() => undefined);
     },
   };
@@ -140,28 +147,42 @@ function statesOf(sources: readonly PolicySource[], project: ProjectConfig, opti
   return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
 }
 
-/** The project file as it was at `commit`; {} when it was not there (or did not parse). */
-async function projectAt(commit: string, options: LastAppliedOptions): Promise<ProjectConfig> {
-  if (!options.project.file) return {};
+/**
+ * The project file as it was at `commit`, asked of that commit's stream (no git process of its
+ * own); {} when it was not there, did not parse, or the run has none.
+ */
+function projectAt(commit: string, stream: BlobStream, file: Promise<string | undefined>, options: LastAppliedOptions, abandoned: () => boolean): ReadAhead['project'] {
+  let settle: (config: ProjectConfig) => void = () => undefined;
+  const config = new Promise<ProjectConfig>((resolve) => (settle = resolve));
+  const asked = file.then((name) => {
+    if (name === undefined || abandoned()) settle({});
+    else stream.read(`${commit}:${name}`, (read) => settle(read.kind === 'blob' ? projectOf(read.bytes, options) : {}));
+  });
+  return { asked, config };
+}
+
+function projectOf(bytes: Buffer, options: LastAppliedOptions): ProjectConfig {
   try {
-    const top = (await runGit(['rev-parse', '--show-toplevel'], { cwd: options.cwd, context: 'the project file last applied' })).toString('utf8').trim();
-    const relative = path.relative(top, options.project.file).split(path.sep).join('/');
-    const [source] = await readFilesAt(commit, [relative], top);
-    return source ? parseProjectSource(source, options.project.file).config : {};
+    return parseProjectSource({ file: options.project.file ?? '', text: bytes.toString('utf8') }, options.project.file ?? '').config;
   } catch {
     return {};
   }
 }
 
-/**
- * Reads `files` (relative to `cwd`) as they were at `commit`, through the one blob reader (sizes
- * first: a past version over the policy-file cap is never read). A file missing then is left out.
- */
-async function readFilesAt(commit: string, files: readonly string[], cwd: string): Promise<PolicySource[]> {
-  const sources: PolicySource[] = [];
-  const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
-    if (read.kind === 'blob') sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString('utf8') });
-  });
-  return sources;
+/** @returns today's project file as a path from the repository's top (how git names it at a commit); undefined when there is none */
+async function projectFileInRepository(options: LastAppliedOptions): Promise<string | undefined> {
+  const file = options.project.file;
+  if (!file) return undefined;
+  const top = (await repositoryRoot(path.resolve(options.cwd))) ?? (await gitTop(options.cwd));
+  const relative = top === undefined ? '' : path.relative(top, path.resolve(options.cwd, file));
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+}
+
+/** The top of the repository when no `.git` lies above `cwd` (GIT_DIR, say). */
+async function gitTop(cwd: string): Promise<string | undefined> {
+  try {
+    return (await runGit(['rev-parse', '--show-toplevel'], { cwd, context: 'the project file last applied' })).toString('utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
