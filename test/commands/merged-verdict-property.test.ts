@@ -22,6 +22,7 @@ import { createClient, type ServiceClient } from '../../src/service/client.js';
 import type { Diagnostic } from '../../src/policy/types.js';
 import { commitAll, commitChanges } from '../support/git.js';
 import '../support/fast-check-seed.js';
+import { runs } from '../support/long.js';
 
 const KEY = 'sk-merged-verdict-7a21';
 const DAY = '2026-03-01';
@@ -129,7 +130,7 @@ describe('the verdict over the whole, whatever the parts', () => {
           await rm(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: 8 },
+      { numRuns: runs(4, 8) },
     );
     // The estates reach the cross-scope refusals.
     expect([...seen].sort()).toEqual(expect.arrayContaining(['rule-max-scopes', 'unknown-owner']));
@@ -161,7 +162,7 @@ describe('the verdict over the whole, whatever the parts', () => {
           await rm(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: 6 },
+      { numRuns: runs(3, 6) },
     );
     expect(counted).toBeGreaterThan(0);
   }, 600_000);

@@ -27,9 +27,10 @@ import { makePlan } from '../../src/reconcile/index.js';
 import type { Plan } from '../../src/plan/index.js';
 import { settingsIn } from '../../src/run/settings.js';
 import { git, gitSteps } from '../support/git.js';
+import { runs } from '../support/long.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
-const RUNS = process.env.AUTOJOIN_LONG_TESTS === '1' ? 50 : 5;
+const RUNS = runs(3, 50);
 const SCOPES = ['s0', 's1', 's2', 's3', 's4'];
 const TYPES = ['team', 'workspace'] as const;
 const FILES = ['a.autojoin.yaml', 'b.autojoin.yaml', 'sub/c.autojoin.yaml', 'd.autojoin.yaml'];

@@ -15,8 +15,8 @@ import { parse as parseDomain } from 'tldts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
 import { loadPolicies, normalizeDomain, parsePolicySources, type LoadResult, type PolicySource } from '../../src/policy/index.js';
+import { LONG } from '../support/long.js';
 
-const LONG = Boolean(process.env.AUTOJOIN_LONG_TESTS);
 const RUNS = LONG ? 2_000 : 200;
 // The list holds a few Unicode names (müll.email); a policy's domains are punycode, so compare both spellings.
 const WEBMAIL = new Set<string>(webmailList.flatMap((domain) => [domain, domainToASCII(domain)]));

@@ -15,7 +15,7 @@ import { markerOf } from '../../src/plan/ownership.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
 import { runCli, startEmulatorProcess, stop, type EmulatorProcess } from '../support/cli.js';
 
-export const LONG = Boolean(process.env.AUTOJOIN_LONG_TESTS);
+export { LONG } from '../support/long.js';
 /** Key of every emulator and CLI run in these suites. */
 export const KEY = 'hardening-key-5d1e'; // as startEmulatorProcess's default key
 const SCOPES_PER_FILE = 10;
