@@ -38,16 +38,18 @@ const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notMana
  *   context (commit, project file, owner, target…), or when a scope is in the wrong part or in two.
  */
 export function mergePlanParts(parts: readonly PlanPart[]): Plan {
-  if (parts.length === 0) throw new MergeError('merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)');
-  const shards = parts.map(shardOfPart);
-  const total = checkCover(parts, shards);
-  checkOneContext(parts);
-  checkScopesInShards(parts, shards);
+  const [first, ...rest] = parts.map((part) => ({ ...part, shard: shardOfPart(part) }));
+  if (first === undefined) throw new MergeError('merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)');
+  const total = checkCover(first, rest);
+  checkOneContext(first, rest);
+  checkScopesInShards([first, ...rest]);
   checkPartRecords(parts);
-  const first = parts.reduce((earliest, part) => (part.plan.createdAt < earliest.plan.createdAt ? part : earliest));
+  // ISO 8601 times of one format: their text order is their time order.
+  const createdAt = parts.map(({ plan }) => plan.createdAt).sort()[0] as string;
   const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, census: _census, ...context } = first.plan;
   const merged: Plan = {
     ...context,
+    createdAt,
     changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
     scopes: parts.flatMap(({ plan }) => plan.scopes).sort(byKey),
     notManagedHere: parts.flatMap(({ plan }) => plan.notManagedHere).sort(byKey),
@@ -112,27 +114,29 @@ function shardOfPart({ file, plan }: PlanPart): Shard {
   return parseShard(plan.shard);
 }
 
+/** A part and the shard it says it is. */
+interface ShardPart extends PlanPart {
+  shard: Shard;
+}
+
 /** @returns N, when the parts are shards 1..N of one N, each once. */
-function checkCover(parts: readonly PlanPart[], shards: readonly Shard[]): number {
-  const total = shards[0]?.total ?? 0;
-  const other = shards.findIndex((shard) => shard.total !== total);
-  if (other >= 0) throw new MergeError(`${parts[other]?.file} is shard ${formatShard(shards[other] as Shard)}, ${parts[0]?.file} is one of ${total}: every part must be one of the same N`);
+function checkCover(first: ShardPart, rest: readonly ShardPart[]): number {
+  const { total } = first.shard;
+  const other = rest.find(({ shard }) => shard.total !== total);
+  if (other !== undefined) throw new MergeError(`${other.file} is shard ${formatShard(other.shard)}, ${first.file} is one of ${total}: every part must be one of the same N`);
   const seen = new Map<number, string>();
-  shards.forEach((shard, index) => {
-    const file = parts[index]?.file ?? '';
+  for (const { file, shard } of [first, ...rest]) {
     const earlier = seen.get(shard.index);
     if (earlier !== undefined) throw new MergeError(`${earlier} and ${file} are both shard ${formatShard(shard)}`);
     seen.set(shard.index, file);
-  });
+  }
   const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
   if (missing.length > 0) throw new MergeError(`shard ${firstItems(missing.map((index) => `${index}/${total}`), 5, (hidden) => `, and ${hidden} more`)} missing: a merged plan needs every shard 1..${total}`);
   return total;
 }
 
 /** Every part must come from one run context: one commit, project file, owner, target, settings. */
-function checkOneContext(parts: readonly PlanPart[]): void {
-  const [first, ...rest] = parts;
-  if (!first) return;
+function checkOneContext(first: PlanPart, rest: readonly PlanPart[]): void {
   const reference = contextOf(first.plan);
   for (const part of rest) {
     const context = contextOf(part.plan);
@@ -152,13 +156,12 @@ function contextOf(plan: Plan): Record<string, string> {
 }
 
 /** Each part holds only its own shard's scopes, so no scope is in two parts. */
-function checkScopesInShards(parts: readonly PlanPart[], shards: readonly Shard[]): void {
-  parts.forEach(({ file, plan }, index) => {
-    const shard = shards[index] as Shard;
+function checkScopesInShards(parts: readonly ShardPart[]): void {
+  for (const { file, plan, shard } of parts) {
     const keys = [...plan.scopes, ...plan.changes, ...plan.notManagedHere, ...plan.drift].map((item) => item.key);
     const stray = keys.find((key) => !inShard(key, shard));
     if (stray !== undefined) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
-  });
+  }
 }
 
 /**
@@ -178,7 +181,7 @@ function checkPartRecords(parts: readonly PlanPart[]): void {
 
 /** @returns whether an error-level rule counts scopes per domain: then every plan keeps its census (Plan.census). */
 export function countsScopes(rules: readonly unknown[] | undefined): boolean {
-  return (rules ?? []).some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
+  return rules?.some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error') ?? false;
 }
 
 function byKey(a: { key: ScopeKey }, b: { key: ScopeKey }): number {

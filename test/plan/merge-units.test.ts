@@ -8,6 +8,7 @@ import { countsScopes, mergePlanParts, type PlanPart } from '../../src/plan/merg
 import { CANNOT_READ } from '../../src/plan/ownership.js';
 import type { OwnershipStatus } from '../../src/plan/types.js';
 import { buildPlan } from '../support/plan.js';
+import { defined } from '../support/defined.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 
 const keys = Array.from({ length: 12 }, (_, index) => `team/n${index}` as const);
@@ -30,6 +31,12 @@ describe('mergePlanParts: notes', () => {
     expect(mergePlanParts(parts('marked', [['x', CANNOT_READ.ownership], [CANNOT_READ.ownership]])).notes).toEqual(['x']);
     expect(mergePlanParts(parts('unmarked', [[CANNOT_READ.ownership], ['y']])).notes).toEqual(['y']);
     expect(mergePlanParts(parts('marked', [[CANNOT_READ.ownership], []]))).not.toHaveProperty('notes');
+  });
+
+  it('one part’s scopes showing metadata is enough, when the other part’s showed none', () => {
+    const [unread, shown] = parts('noMetadata', [[CANNOT_READ.ownership], []]);
+    const marked = { ...defined(shown), plan: { ...defined(shown).plan, scopes: defined(shown).plan.scopes.map((scope) => ({ ...scope, ownership: 'marked' as const })) } };
+    expect(mergePlanParts([defined(unread), marked])).not.toHaveProperty('notes');
   });
 
   it('no part with notes: none', () => {
