@@ -10,6 +10,7 @@ import type { Diagnostic } from '../policy/types.js';
 import type { Plan, PlanSummary } from '../plan/types.js';
 import { planCounts } from '../render/describe.js';
 import { renderSarif } from '../render/sarif.js';
+import { renamedDiagnostics } from '../render/shown-here.js';
 import { writeOutputFile } from '../output/sinks.js';
 import { VERSION } from '../version.js';
 import type { WorkflowContext } from './inputs.js';
@@ -36,7 +37,7 @@ export async function writeSarifFile(
   const dir = join(context.runnerTemp, 'autojoin-sync');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.sarif`);
-  const named = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve(where.base, d.file)) }));
+  const named = renamedDiagnostics(diagnostics, (file) => relativePosix(context.workspace, resolve(where.base, file)));
   await writeOutputFile(file, renderSarif(named, { version: VERSION }));
   return file;
 }

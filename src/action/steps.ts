@@ -15,6 +15,7 @@ import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { relativePosix } from '../relative-path.js';
 import { summarizeDiagnostics } from '../render/diagnostics.js';
+import { renamedDiagnostics } from '../render/shown-here.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import type { Plan, PlanSummary } from '../plan/types.js';
@@ -222,8 +223,8 @@ export async function withClient<T>(settings: RunSettings, work: (client: Servic
  * run's base (the paths' repository), annotations relative to the workspace.
  */
 export function annotate(diagnostics: readonly Diagnostic[], where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): void {
-  for (const d of diagnostics) {
-    const properties = { file: workspaceFile(d.file, where, context), startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+  for (const d of renamedDiagnostics(diagnostics, (file) => workspaceFile(file, where, context))) {
+    const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
     if (d.severity === 'error') core.error(escapeControls(d.message), properties);
     else core.warning(escapeControls(d.message), properties);
   }
@@ -236,7 +237,7 @@ function workspaceFile(file: string, where: Pick<RunSettings, 'base'>, context: 
 
 /** The load with its diagnostics' files named relative to the workspace, for the job summary and the comment. */
 export function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): LoadResult {
-  return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where, context) })) };
+  return { ...load, diagnostics: renamedDiagnostics(load.diagnostics, (file) => workspaceFile(file, where, context)) };
 }
 
 export async function writeJobSummary(markdown: string): Promise<void> {

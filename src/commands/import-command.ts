@@ -8,6 +8,7 @@
  */
 import { dirname, join, relative, resolve } from 'node:path';
 import { RunError } from '../output/exit-codes.js';
+import { relativePosix } from '../relative-path.js';
 import { createRedactor } from '../redact.js';
 import { compareDiagnostics, loadPolicies, parsePolicySources } from '../policy/index.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
@@ -167,7 +168,9 @@ async function refuseDeclared(refs: readonly ScopeRef[], where: DeclaredWhere, o
     const source = declared.get(scopeKey(ref));
     // Its own file, imported again (over it with --force): a refresh, not a second declaration.
     const ownFile = source !== undefined && out !== '-' && resolve(where.cwd, source.file) === resolve(cwd, out, policyFileName(ref));
-    return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
+    if (source === undefined || ownFile) return [];
+    // Named from the working directory, as every file:line:col the CLI prints (src/render/shown-here.ts).
+    return [`${relativePosix(cwd, resolve(where.cwd, source.file))}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`];
   });
   if (clashes.length === 0) return;
   throw new RunError(`${clashes.join('\n')}\nimport writes files only for scopes no policy file declares: edit that file instead (nothing was written)`);

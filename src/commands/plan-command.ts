@@ -44,7 +44,7 @@ export async function planCommand(command: PlanCommand): Promise<{ plan: Plan; l
   const { context, notify, ...request } = command;
   // A run of several projects: each planned under its own context, then joined (src/commands/run-projects.ts).
   if (manyProjects(context)) {
-    const joined = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }));
+    const joined = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }), command.onDiagnostics);
     return joined.plan ? { plan: joined.plan, load: joined.load } : { plan: null, load: joined.load, headline: nothingPlannedMessage(joined.load) };
   }
   if (notify) refuseUnsendableRequired({ context, ...notify });

@@ -49,10 +49,12 @@ export function planProjectOf(context: RunContext, plan: Plan): PlanProject {
  * Plans every project of the run with `planOne` (the one-project plan command) concurrently, and
  * joins their plans. A file with an error in any project plans nothing; an error of a project's
  * plan names that project.
+ * @param report takes the errors of a scope two projects declare, as each project's `onDiagnostics` took its own
  */
 export async function planProjects(
   contexts: readonly RunContext[],
   planOne: (context: RunContext) => Promise<{ plan: Plan | null; load: LoadResult }>,
+  report?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>,
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const settled = await Promise.allSettled(contexts.map((context) => planOne(context)));
   const failed = settled.findIndex((one) => one.status === 'rejected');
@@ -61,7 +63,10 @@ export async function planProjects(
   const load = joinLoads(made.map((one) => one.load));
   if (made.some((one) => one.plan === null)) return { plan: null, load };
   const twice = await declaredTwice(contexts, made.map((one) => one.plan as Plan));
-  if (twice.length > 0) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...twice] } };
+  if (twice.length > 0) {
+    await report?.(twice);
+    return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...twice] } };
+  }
   const plan = joinPlans(made.map((one, index) => ({ project: planProjectOf(contexts[index] as RunContext, one.plan as Plan), plan: one.plan as Plan })));
   return { plan, load };
 }

@@ -9,7 +9,7 @@ import { domainProblem, normalizeDomains } from './domain-rules.js';
 import { HttpError, readBody } from './http-io.js';
 import { listedInvitations, pageOf, parseStart } from './listing.js';
 import { parseSyncRequest } from './request.js';
-import type { Handled, HandlerContext, Route } from './routes.js';
+import type { Handled, HandlerContext, Route, StateChange } from './routes.js';
 import { autojoinAnswer, commitSync, planSync } from './sync.js';
 import type { EmulatorData, EmulatorScope } from './types.js';
 
@@ -83,7 +83,7 @@ async function syncAutojoin(context: HandlerContext): Promise<Handled> {
   const outcome = planSync(context.state.data, request, context.state.now(), context.state);
   return {
     reply: { status: 200, body: outcome.state },
-    commit: () => commitSync(context.state.data, outcome),
+    change: { keys: [outcome.key], apply: () => commitSync(context.state.data, outcome) },
   };
 }
 
@@ -98,12 +98,8 @@ function revokeInvitation(context: HandlerContext): Handled {
   for (const [key, scope] of Object.entries<EmulatorScope>(context.state.data.scopes)) {
     const ordinary = scope.invitations.findIndex((invitation) => invitation.id === invitationId);
     if (scope.autojoin?.invitation.id !== invitationId && ordinary === -1) continue;
-    const commit = (): ScopeKey[] => {
-      if (ordinary === -1) scope.autojoin = null;
-      else scope.invitations.splice(ordinary, 1);
-      return [key];
-    };
-    return { reply: { status: 200, body: {} }, commit };
+    const revoked = ordinary === -1 ? { ...scope, autojoin: null } : { ...scope, invitations: scope.invitations.filter((_, index) => index !== ordinary) };
+    return { reply: { status: 200, body: {} }, change: replacing(context.state.data, key, revoked) };
   }
   throw new HttpError(404, `Invitation ${invitationId} not found`);
 }
@@ -113,12 +109,17 @@ function deleteByScope(context: HandlerContext): Handled {
   const { scopeType, scope } = context.params as { scopeType: string; scope: string };
   const stored = findScope(context.state.data, { scopeType, scope });
   if (!stored || (stored.autojoin === null && stored.invitations.length === 0)) return { reply: { status: 200, body: {} } };
-  const commit = (): ScopeKey[] => {
-    stored.autojoin = null;
-    stored.invitations = [];
-    return [scopeKey(stored)];
+  return { reply: { status: 200, body: {} }, change: replacing(context.state.data, scopeKey(stored), { ...stored, autojoin: null, invitations: [] }) };
+}
+
+/** The change that puts `scope` in place of the record of `key`. */
+function replacing(data: EmulatorData, key: ScopeKey, scope: EmulatorScope): StateChange {
+  return {
+    keys: [key],
+    apply: () => {
+      data.scopes[key] = scope;
+    },
   };
-  return { reply: { status: 200, body: {} }, commit };
 }
 
 /** The same by its older path, which the Python, Ruby and Rust SDKs still call (deprecated: 404 without by-group, as call 1). */

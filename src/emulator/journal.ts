@@ -3,7 +3,8 @@
  * each committed change appends one line per changed scope (`{key, scope, nextId}`, the scope's
  * complete new record) to `<data file>.journal` and fsyncs it before the answer is sent.
  * Appends that arrive while one is being written share the next write and its fsync (group
- * commit). The data file itself is rewritten only when the journal is compacted: on start and on
+ * commit); when a write fails, the one waiting behind it fails too, unwritten, since its records
+ * were made on top of the failed ones (the server takes both back: server.ts). The data file itself is rewritten only when the journal is compacted: on start and on
  * stop (store.ts writes it atomically, then the journal is removed).
  *
  * Crash safety: a record is on disk before its request is answered. A kill during an append can
@@ -69,24 +70,36 @@ function applyRecord(data: EmulatorData, record: JournalRecord): void {
 
 /** Appends records durably; see the file comment. */
 export interface Journal {
-  /** Resolves once `records` are appended and fsynced (together with any others waiting). */
+  /** Resolves once `records` are appended and fsynced (together with any others waiting); rejects when they, or the write before them, could not be. */
   append(records: readonly JournalRecord[]): Promise<void>;
   /** Waits for pending appends, then deletes the journal: call right after the data file was rewritten. */
   clear(): Promise<void>;
 }
 
-/** @returns the journal of `dataFile`; without a data file, appending does nothing. */
-export function createJournal(dataFile: string | undefined): Journal {
+/** `done`, and whether it has settled yet. */
+function watched(done: Promise<void>): { done: Promise<void>; settled: boolean } {
+  const sent = { done, settled: false };
+  const settle = (): void => void (sent.settled = true);
+  done.then(settle, settle);
+  return sent;
+}
+
+/**
+ * @param openFile opens the journal for appending (a test passes one whose writes fail)
+ * @returns the journal of `dataFile`; without a data file, appending does nothing
+ */
+export function createJournal(dataFile: string | undefined, openFile: (file: string) => Promise<FileHandle> = (file) => open(file, 'a', 0o600)): Journal {
   if (!dataFile) return { append: () => Promise.resolve(), clear: () => Promise.resolve() };
   const file = journalFileOf(dataFile);
   let handle: FileHandle | undefined;
   let size = 0;
   let pending: { lines: string[]; done: Promise<void> } | undefined;
-  let writing: Promise<void> = Promise.resolve();
+  // The last batch sent to disk, and whether it has succeeded or failed yet.
+  let last = { done: Promise.resolve(), settled: true };
 
   const write = async (lines: string[]): Promise<void> => {
     if (!handle) {
-      handle = await open(file, 'a', 0o600);
+      handle = await openFile(file);
       size = (await handle.stat()).size;
     }
     const bytes = Buffer.from(lines.join(''), 'utf8');
@@ -104,11 +117,14 @@ export function createJournal(dataFile: string | undefined): Journal {
     append(records) {
       if (!pending) {
         const batch = { lines: [] as string[], done: Promise.resolve() };
-        batch.done = writing.then(() => {
-          if (pending === batch) pending = undefined;
-          return write(batch.lines);
-        });
-        writing = batch.done.catch(() => undefined);
+        // Behind a write still under way: after it, and failed with it.
+        const before = last.settled ? Promise.resolve() : last.done;
+        batch.done = before
+          .finally(() => {
+            if (pending === batch) pending = undefined;
+          })
+          .then(() => write(batch.lines));
+        last = watched(batch.done);
         pending = batch;
       }
       for (const record of records) pending.lines.push(`${JSON.stringify(record)}\n`);
@@ -116,7 +132,7 @@ export function createJournal(dataFile: string | undefined): Journal {
     },
     async clear() {
       while (pending) await pending.done.catch(() => undefined);
-      await writing;
+      await last.done.catch(() => undefined);
       await handle?.close();
       handle = undefined;
       await rm(file, { force: true });

@@ -31,8 +31,18 @@ export interface HandlerContext {
 /** A handler's result: the reply, and the state change to make before it is sent (if any). */
 export interface Handled {
   reply: Reply;
-  /** Makes the state change; @returns the keys of the scopes it changed (what the journal records). */
-  commit?: () => ScopeKey[];
+  change?: StateChange;
+}
+
+/**
+ * A write's change to the state, made (and journaled) only when its answer is due. It replaces
+ * the records of `keys` with new ones and never edits a record in place, so the server can put
+ * the old ones back when the journal cannot record it (src/emulator/server.ts).
+ */
+export interface StateChange {
+  /** The scopes it changes: what the journal records. */
+  keys: ScopeKey[];
+  apply(): void;
 }
 
 export interface Route {

@@ -3,8 +3,9 @@
  * so the seeded sequence follows arrival order), wait out the configured latency (counted from
  * arrival), then either answer with the fault or route, authenticate and handle it (a read is
  * handled on arrival, within its latency). A handler returns its state change as
- * `commit` instead of making it, so a faulted request changes nothing; a committed change is
- * saved to the data file before the answer is sent.
+ * `change` instead of making it, so a faulted request changes nothing; a change is made and
+ * journaled before the answer is sent, or, when the journal cannot record it, taken back and
+ * answered 500: the state a client sees is always the one a restart would load.
  */
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,7 +21,8 @@ import { emptyData } from './seed.js';
 import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
 import { createJournal, type Journal } from './journal.js';
 import { lockDataFile, type FileLock } from './lock.js';
-import type { Emulator, EmulatorOptions, RequestLogEntry } from './types.js';
+import type { Emulator, EmulatorOptions, EmulatorScope, RequestLogEntry } from './types.js';
+import type { ScopeKey } from '../scope.js';
 
 /** The local key the emulator accepts when none is configured (public: it guards nothing). */
 export const DEFAULT_API_KEY = 'local-emulator-key';
@@ -37,6 +39,8 @@ interface Runtime {
   /** Rewrites the whole data file: only to compact the journal, on start and on stop. */
   saver: Saver;
   journal: Journal;
+  /** Changes made in memory whose journal lines are not yet on disk, oldest first: what a failed append takes back. */
+  unsaved: Unsaved[];
   requests: RequestLogEntry[];
   /** Aborted on close, so pending latency and slow faults stop waiting. */
   closing: AbortController;
@@ -80,6 +84,7 @@ async function startLocked(options: EmulatorOptions, lock: FileLock | null): Pro
     faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
     saver: createSaver(options.dataFile, () => JSON.stringify(data)),
     journal: createJournal(options.dataFile),
+    unsaved: [],
     requests: [],
     closing: new AbortController(),
     admit: createInFlightLimit(options.maxInFlight),
@@ -199,17 +204,46 @@ async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handl
   }
 }
 
-/** Makes the handler's state change and journals it; a failed write becomes a 500 (the change stays in memory). */
+/** A change made in memory and not yet journaled: the records it replaced (undefined: none) and the id counter before it. */
+interface Unsaved {
+  replaced: [ScopeKey, EmulatorScope | undefined][];
+  nextId: number;
+}
+
+/**
+ * Makes the handler's state change and journals it. When the journal cannot record it, the change
+ * is taken back, with every change made after it (their records were made on top of it, and the
+ * journal fails them too), and the request is answered 500.
+ */
 async function commit(runtime: Runtime, handled: Handled): Promise<Reply> {
-  if (!handled.commit) return handled.reply;
+  const { change } = handled;
+  if (!change) return handled.reply;
   const { data } = runtime.state;
-  const changed = handled.commit();
+  const unsaved: Unsaved = { replaced: change.keys.map((key) => [key, Object.hasOwn(data.scopes, key) ? data.scopes[key] : undefined]), nextId: data.nextId };
+  runtime.unsaved.push(unsaved);
+  change.apply();
   try {
-    await runtime.journal.append(changed.map((key) => ({ key, scope: data.scopes[key] ?? null, nextId: data.nextId })));
+    await runtime.journal.append(change.keys.map((key) => ({ key, scope: data.scopes[key] ?? null, nextId: data.nextId })));
+    const at = runtime.unsaved.indexOf(unsaved);
+    if (at >= 0) runtime.unsaved.splice(at, 1);
     return handled.reply;
   } catch (error) {
-    return errorReply(500, `Could not save the emulator state: ${(error as Error).message}`);
+    takeBackUnsaved(runtime);
+    return errorReply(500, `Could not save the emulator state, so this change was not made: ${(error as Error).message}`);
   }
+}
+
+/** Puts back what every unsaved change replaced, newest first: the state is the journaled one again. */
+function takeBackUnsaved(runtime: Runtime): void {
+  const { data } = runtime.state;
+  for (const unsaved of runtime.unsaved.reverse()) {
+    for (const [key, scope] of unsaved.replaced) {
+      if (scope === undefined) delete data.scopes[key];
+      else data.scopes[key] = scope;
+    }
+    data.nextId = unsaved.nextId;
+  }
+  runtime.unsaved = [];
 }
 
 function wait(runtime: Runtime, ms: number): Promise<void> {

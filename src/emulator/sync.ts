@@ -59,11 +59,10 @@ export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date
   return { key, scope, nextId, state: autojoinAnswer(scope, options) };
 }
 
-/** Stores a planned sync in `data`; @returns the key of the scope it changed. */
-export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[] {
+/** Stores a planned sync in `data`. */
+export function commitSync(data: EmulatorData, outcome: SyncOutcome): void {
   data.scopes[outcome.key] = outcome.scope;
   data.nextId = outcome.nextId;
-  return [outcome.key];
 }
 
 /**

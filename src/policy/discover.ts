@@ -13,7 +13,7 @@ import path, { posix } from 'node:path';
 import { compareStrings } from '../comparable-domain.js';
 import { repositoryRoot } from '../files.js';
 import { relativePosix } from '../relative-path.js';
-import { diagnosticAt, filePos } from './format.js';
+import { diagnosticAt, diagnosticNaming, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
 /** Directory names never descended into. */
@@ -123,13 +123,14 @@ function controlInName(file: string, cwd: string): Diagnostic {
 }
 
 function inSubmodule(file: string, nested: string, cwd: string): Diagnostic {
-  const where = relativePosix(cwd, nested);
-  return diagnosticAt(
-    filePos(relativePosix(cwd, file)),
-    'error',
-    'policy-in-submodule',
-    `policy file inside the git submodule ${where}: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ${where} out of the paths`,
-  );
+  const where = { file: relativePosix(cwd, nested) };
+  return diagnosticNaming(filePos(relativePosix(cwd, file)), 'error', 'policy-in-submodule', [
+    'policy file inside the git submodule ',
+    where,
+    ": its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ",
+    where,
+    ' out of the paths',
+  ]);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Checks across documents and files: one scope may be declared only once. */
-import { diagnosticAt } from './format.js';
+import { diagnosticNaming } from './format.js';
 import type { ScopeKey } from '../scope.js';
-import type { Diagnostic, SourcePos } from './types.js';
+import type { Diagnostic, MessagePart, SourcePos } from './types.js';
 
 /** A scope declared somewhere, with where its document starts. */
 export interface Declaration {
@@ -21,14 +21,19 @@ export function duplicateScopeDiagnostics(declarations: readonly Declaration[]):
   for (const [key, list] of byKey) {
     if (list.length < 2) continue;
     for (const declaration of list) {
-      const others = list.filter((other) => other !== declaration).map((other) => where(other.source));
-      const message = `duplicate scope ${key}: also declared at ${others.join(', ')}; a scope may have only one policy`;
-      diagnostics.push(diagnosticAt(declaration.source, 'error', 'duplicate-scope', message));
+      const others = list.filter((other) => other !== declaration).map((other) => place(other.source));
+      const parts = [`duplicate scope ${key}: also declared at `, ...joined(others, ', '), '; a scope may have only one policy'];
+      diagnostics.push(diagnosticNaming(declaration.source, 'error', 'duplicate-scope', parts));
     }
   }
   return diagnostics;
 }
 
-function where(pos: SourcePos): string {
-  return `${pos.file}:${pos.line}:${pos.column}`;
+function place(pos: SourcePos): MessagePart {
+  return { file: pos.file, line: pos.line, column: pos.column };
+}
+
+/** `items` with `separator` between them. */
+function joined(items: readonly MessagePart[], separator: string): MessagePart[] {
+  return items.flatMap((item, index) => (index === 0 ? [item] : [separator, item]));
 }

@@ -15,7 +15,17 @@ export interface Diagnostic extends SourcePos {
   /** Stable machine-readable id, e.g. `webmail-domain`, `unknown-key`, `duplicate-scope`. */
   code: string;
   message: string;
+  /**
+   * The message as written when it names files besides its own (`duplicate-scope`'s other
+   * declarations): its words and those files, named from the run's base as `file` is. `message` is
+   * them joined (`wordMessage`, src/policy/format.ts); a front end that names files from elsewhere
+   * renames them with `file` (src/render/shown-here.ts). Never in a JSON document: its `message` holds them.
+   */
+  parts?: readonly MessagePart[];
 }
+
+/** Words of a message, or a file it names, at a place (`file:line:col`) or whole. */
+export type MessagePart = string | { file: string; line?: number; column?: number };
 
 /**
  * One scope's desired autojoin state, as declared in a policy file, after defaults

@@ -12,6 +12,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
 }
 
+/** Diagnostics as a JSON document holds them (schemas/validate-report.schema.json): the message, not the parts it was worded from. */
+export function reportedDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map(({ parts: _parts, ...reported }) => reported);
+}
+
 /** @returns e.g. `3 errors, 1 warning in 12 files`. */
 export function summarizeDiagnostics(diagnostics: readonly Diagnostic[], fileCount: number): string {
   const { errors, warnings } = countDiagnostics(diagnostics);

@@ -7,6 +7,7 @@
 import type { Plan } from '../plan/types.js';
 import { encodePlan, type PlanDocument } from '../plan/encode.js';
 import type { Diagnostic } from '../policy/types.js';
+import { reportedDiagnostics } from './diagnostics.js';
 
 /** Version of the result format; bumped only on an incompatible change. */
 export const RESULT_VERSION = 1;
@@ -63,7 +64,7 @@ export interface ResultInput {
 export function resultDocument(input: ResultInput): ResultDocument {
   const refusals = input.refusals && input.refusals.length > 0 ? input.refusals.map(refusalOf) : undefined;
   const document: ResultDocument = { resultVersion: RESULT_VERSION, outcome: outcomeOf(input, refusals), exitCode: input.exitCode, message: input.message };
-  if (input.diagnostics && input.diagnostics.length > 0) document.diagnostics = [...input.diagnostics];
+  if (input.diagnostics && input.diagnostics.length > 0) document.diagnostics = reportedDiagnostics(input.diagnostics);
   if (refusals) document.refusals = refusals;
   if (input.plan) document.plan = encodePlan(input.plan);
   return document;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
 import { commitAll } from '../support/git.js';
 import { tempDirOfTest } from '../support/temp.js';
+import { monorepoCli, monorepoOfTest } from '../support/monorepo-run.js';
 
 const BAD = 'scope: eng\nscopeType: team\ncomponentId: c1\ndomains:\n  - gmail.com\n  - acme.com\n';
 const GOOD = 'scope: ops\nscopeType: team\ncomponentId: c1\ndomains:\n  - ops.example\n';
@@ -103,5 +104,61 @@ describe('paths printed from a subfolder are relative to it', () => {
     expect(list.stdout).toBe('eng.autojoin.yaml\n');
     const diff = await runInProcess(['fmt', '--check', '--diff', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
     expect(diff.stdout).toContain('--- a/teams/eng/eng.autojoin.yaml');
+  });
+});
+
+describe('a file named inside a message is named from the same place as the line it is on', () => {
+  const SALES_TOO = { 'teams/sales/sales.autojoin.yaml': 'scope: acme-sales\ndomains:\n  - acme-sales.io\n---\nscope: acme-eng\ndomains:\n  - acme-sales.io\n' };
+  const TAIL = '; a scope may have only one policy';
+
+  it('validate from a team folder: both declarations of a scope, each naming the other from here', async () => {
+    const dir = monorepoOfTest(SALES_TOO);
+    const here = await monorepoCli(join(dir, 'teams', 'eng'), 'validate', '.', '../sales');
+    expect(here.code).toBe(1);
+    expect(here.stdout.split('\n').filter((line) => line.includes('duplicate scope'))).toEqual([
+      `policies/eng.autojoin.yaml:1:1: error: duplicate scope team/acme-eng: also declared at ../sales/sales.autojoin.yaml:5:1${TAIL}`,
+      `../sales/sales.autojoin.yaml:5:1: error: duplicate scope team/acme-eng: also declared at policies/eng.autojoin.yaml:1:1${TAIL}`,
+    ]);
+  });
+
+  it('validate at the root names both from the root, as before; JSON from a team folder keeps the root in the message, and only the message', async () => {
+    const dir = monorepoOfTest(SALES_TOO);
+    const atRoot = await monorepoCli(dir, 'validate');
+    expect(atRoot.stdout).toContain(`teams/eng/policies/eng.autojoin.yaml:1:1: error: duplicate scope team/acme-eng: also declared at teams/sales/sales.autojoin.yaml:5:1${TAIL}\n`);
+    expect(atRoot.stdout).toContain(`teams/sales/sales.autojoin.yaml:5:1: error: duplicate scope team/acme-eng: also declared at teams/eng/policies/eng.autojoin.yaml:1:1${TAIL}\n`);
+    const json = await monorepoCli(join(dir, 'teams', 'eng'), 'validate', '--format', 'json', '.', '../sales');
+    const report = JSON.parse(json.stdout) as { diagnostics: Record<string, unknown>[] };
+    expect(report.diagnostics.filter((d) => d.code === 'duplicate-scope')).toEqual([
+      { file: 'teams/eng/policies/eng.autojoin.yaml', line: 1, column: 1, severity: 'error', code: 'duplicate-scope', message: `duplicate scope team/acme-eng: also declared at teams/sales/sales.autojoin.yaml:5:1${TAIL}` },
+      { file: 'teams/sales/sales.autojoin.yaml', line: 5, column: 1, severity: 'error', code: 'duplicate-scope', message: `duplicate scope team/acme-eng: also declared at teams/eng/policies/eng.autojoin.yaml:1:1${TAIL}` },
+    ]);
+  });
+
+  it('plan of two projects from a team folder prints the scope both declare, from here, before it stops', async () => {
+    const dir = monorepoOfTest(SALES_TOO);
+    const plan = await monorepoCli(join(dir, 'teams', 'eng'), 'plan', '--emulator', '.', '../sales');
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`\npolicies/eng.autojoin.yaml:1:1: error: duplicate scope team/acme-eng: also declared at ../sales/sales.autojoin.yaml:5:1${TAIL}\n`);
+    expect(plan.stderr).toContain(`\n../sales/sales.autojoin.yaml:5:1: error: duplicate scope team/acme-eng: also declared at policies/eng.autojoin.yaml:1:1${TAIL}\n`);
+    expect(plan.stderr).toContain('error: 2 errors in the policy files; nothing was planned (see above');
+  });
+
+  it('validate: a policy file in a submodule names the submodule from here in both places', async () => {
+    const root = validRepository();
+    mkdirSync(join(root, 'teams', 'vendor'));
+    writeFileSync(join(root, 'teams', 'vendor', '.git'), 'gitdir: ../../.git/modules/vendor\n');
+    writeFileSync(join(root, 'teams', 'vendor', 'v.autojoin.yaml'), GOOD);
+    const here = await runInProcess(['validate', '..'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(here.code).toBe(1);
+    expect(here.stdout.split('\n')).toContain(
+      "../vendor/v.autojoin.yaml:1:1: error: policy file inside the git submodule ../vendor: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ../vendor out of the paths",
+    );
+  });
+
+  it("import's refusal of a scope another team declares names its file from here", async () => {
+    const dir = monorepoOfTest();
+    const result = await monorepoCli(join(dir, 'teams'), 'import', '--scope', 'team/acme-sales', '--out', '.', '--component-id', 'cmp_x');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: sales\/sales\.autojoin\.yaml:1:1: team\/acme-sales is declared here already$/mu);
   });
 });

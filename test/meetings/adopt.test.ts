@@ -5,7 +5,7 @@
  * file would change, a bounded and inert pull request body, git's own message on a failure.
  * In-process: real git repository, emulator over loopback.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -15,7 +15,8 @@ import { inert, pullRequestBody } from '../../src/action/adopt-step.js';
 import { runGit } from '../../src/git/command.js';
 import type { Drifted } from '../../src/reconcile/adopt-drift.js';
 import { commitAll } from '../support/git.js';
-import { reposClosedAfterEach, type Repo } from './support.js';
+import { KEY, reposClosedAfterEach, type Repo } from './support.js';
+import { runInProcess } from '../support/in-process.js';
 
 const DAY = '2026-03-01';
 const PROJECT = 'rules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n';
@@ -65,6 +66,15 @@ describe('adopt writes only files that pass the repository\'s checks', () => {
     expect(adopt.stderr).toContain('b.example in team/acme would appear in 2 scopes, more than 1');
     expect(await r.read('acme.autojoin.yaml')).toBe(POLICY);
     expect((await r.run(DAY, 'validate', '.')).code).toBe(0);
+  });
+
+  it('from a subfolder, names the file it adopted into from there (design: "One answer from any directory")', async () => {
+    const r = await applied();
+    await mkdir(path.join(r.dir, 'sub'));
+    await r.admin('acme', ['a.example', 'b.example', 'c.example']);
+    const adopt = await runInProcess(['adopt', '..'], { cwd: path.join(r.dir, 'sub'), env: { AUTOJOIN_BASE_URL: r.emulator.url, AUTOJOIN_API_KEY: KEY, AUTOJOIN_NOW: DAY } });
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.stdout).toMatch(/^adopted team\/acme into \.\.\/acme\.autojoin\.yaml:1: /u);
   });
 
   it('says "Nothing to adopt" when no file would change, and writes nothing', async () => {

@@ -8,6 +8,7 @@ import { log } from '../../output/log.js';
 import { writeStdout } from '../../output/sinks.js';
 import { escapeControls } from '../../escape.js';
 import { outsideLine } from '../../render/describe.js';
+import { fileShownHere } from '../../render/shown-here.js';
 import { plural } from '../../text.js';
 import { addServiceOptions, takeOwnershipOption } from '../options.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
@@ -49,7 +50,7 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
     const result = await adoptCommand({ context: settings, plan });
     for (const entry of result.adopted) {
-      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
+      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(fileShownHere(entry.source.file, settings.base))}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }
     for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
     for (const { key, reason } of result.notAdopted) log().warn(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Diagnostic, LoadResult } from '../../policy/types.js';
-import { formatDiagnostic, summarizeDiagnostics } from '../../render/diagnostics.js';
+import { formatDiagnostic, reportedDiagnostics, summarizeDiagnostics } from '../../render/diagnostics.js';
 import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
 import { addDnsOptions, allowNoPoliciesOption, formatOption, useColor, type DnsFlags } from '../options.js';
@@ -104,7 +104,7 @@ function render(format: ValidateOptions['format'], result: LoadResult, diagnosti
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
   // schemas/validate-report.schema.json
-  const report = { formatVersion: 1, files: result.files, policies: result.policies.length, diagnostics };
+  const report = { formatVersion: 1, files: result.files, policies: result.policies.length, diagnostics: reportedDiagnostics(diagnostics) };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
