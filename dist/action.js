@@ -40837,18 +40837,17 @@ function deactivatedMarker(live) {
   return live && !live.autojoin ? markerOf(live.deactivatedMetadata) : null;
 }
 function canonicalWrittenState(state) {
-  const canonical = {
+  return canonicalJson({
     componentId: state.componentId,
     domains: comparableDomains(state.domains),
+    metadata: state.metadata,
     scope: state.scope,
+    scopeName: state.scopeName,
     scopeType: state.scopeType
-  };
-  if (state.scopeName !== void 0) canonical.scopeName = state.scopeName;
-  if (state.metadata !== void 0) canonical.metadata = state.metadata;
-  return canonicalJson(canonical);
+  });
 }
 function stateDigest(state) {
-  return createHash("sha256").update(canonicalWrittenState(state), "utf8").digest("hex");
+  return createHash("sha256").update(canonicalWrittenState(state)).digest("hex");
 }
 function unmarkedMetadata(live) {
   if (!isPlainObject(live)) return {};
@@ -40856,9 +40855,8 @@ function unmarkedMetadata(live) {
 }
 function keptMetadataOf(live, managed) {
   if (!live?.autojoin) return void 0;
-  const metadata = live.metadata;
-  const ours2 = /* @__PURE__ */ new Set([...Object.keys(managed ?? {}), ...markerOf(metadata)?.keys ?? []]);
-  const kept = Object.fromEntries(Object.entries(unmarkedMetadata(metadata)).filter(([key]) => !ours2.has(key)));
+  const ours2 = ourKeys(live.metadata, managed);
+  const kept = Object.fromEntries(Object.entries(unmarkedMetadata(live.metadata)).filter(([key]) => !ours2.has(key)));
   return Object.keys(kept).length > 0 ? kept : void 0;
 }
 function pickMetadata(live, keys) {
@@ -40866,8 +40864,11 @@ function pickMetadata(live, keys) {
   return Object.fromEntries(keys.filter((key) => Object.hasOwn(own, key)).map((key) => [key, own[key]]));
 }
 function managedLiveMetadata(live, managed) {
-  const keys = /* @__PURE__ */ new Set([...Object.keys(managed ?? {}), ...markerOf(live?.metadata)?.keys ?? []]);
-  return pickMetadata(live?.metadata, [...keys]);
+  return pickMetadata(live?.metadata, [...ourKeys(live?.metadata, managed)]);
+}
+function ourKeys(metadata, managed) {
+  const lastWritten = markerOf(metadata)?.keys ?? [];
+  return /* @__PURE__ */ new Set([...Object.keys(managed ?? {}), ...lastWritten]);
 }
 function encodeKeys(keys) {
   return [...keys].sort().map((key) => key.replace(/%/g, "%25").replace(/,/g, "%2C")).join(",");
@@ -40900,7 +40901,6 @@ var CANNOT_READ = {
   ownership: "ownership cannot be read from this service: its answers carry no `metadata`, so no scope can be shown to be managed here: pruning clears nothing, drift cannot be told apart, and no scope is refused as another owner's"
 };
 function readLimits() {
-  let active = 0;
   let noGroups = false;
   let metadataShown = false;
   const unshown = [];
@@ -40909,7 +40909,6 @@ function readLimits() {
     see(key, live, changed) {
       if (live?.deactivatedMetadata !== void 0) metadataShown = true;
       if (!live?.autojoin) return;
-      active += 1;
       if (live.unshown?.groups) noGroups = true;
       if (live.metadata !== void 0) metadataShown = true;
       else if (live.unshown?.metadata) {
@@ -40917,7 +40916,7 @@ function readLimits() {
         if (changed) unshown.push(key);
       }
     },
-    notes: () => [...noGroups ? [CANNOT_READ.scopeName] : [], ...active > 0 && !metadataShown && unshownCount > 0 ? [CANNOT_READ.ownership] : []],
+    notes: () => [...noGroups ? [CANNOT_READ.scopeName] : [], ...!metadataShown && unshownCount > 0 ? [CANNOT_READ.ownership] : []],
     unknownOwnership: () => metadataShown ? [...unshown].sort(compareScopeKeys) : []
   };
 }
@@ -41316,8 +41315,8 @@ function kindOf(info3) {
 function checkInsideRoot(file, real, root, what) {
   const roots = typeof root === "string" ? [root] : root;
   if (roots.some((dir) => isInside(dir, real))) return;
-  const where2 = roots.join(" or ");
-  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where2}; only files inside the named path's repository (or directory, outside git) are read`, "outside-root");
+  const where = roots.join(" or ");
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where}; only files inside the named path's repository (or directory, outside git) are read`, "outside-root");
 }
 function isInside(dir, file) {
   if (relativeBelow(dir, file)?.startsWith("..") === false) return true;
@@ -41550,6 +41549,13 @@ import path3, { posix as posix2 } from "node:path";
 function diagnosticAt(pos, severity, code, message) {
   return { file: pos.file, line: pos.line, column: pos.column, severity, code, message: flatString(message) };
 }
+function diagnosticNaming(pos, severity, code, parts) {
+  return { ...diagnosticAt(pos, severity, code, wordMessage(parts)), parts };
+}
+function wordMessage(parts, name = (file) => file) {
+  const worded2 = parts.map((part) => typeof part === "string" ? part : `${name(part.file)}${part.line === void 0 ? "" : `:${part.line}:${part.column ?? 1}`}`);
+  return flatString(worded2.join(""));
+}
 function filePos(file) {
   return { file, line: 1, column: 1 };
 }
@@ -41669,8 +41675,8 @@ function yamlErrorDiagnostic(error4, doc, text, at) {
   if (error4.code === "DUPLICATE_KEY") {
     const key = /^[^:\n]*/.exec(text.slice(error4.pos[0]))?.[0].trim() ?? "";
     const first = firstKeyLine(doc, key, error4.pos[0], at);
-    const where2 = first ? ` (first at line ${first})` : "";
-    return diagnosticAt(pos, "error", "duplicate-key", `duplicate key "${key}"${where2}; a key may appear only once in a document`);
+    const where = first ? ` (first at line ${first})` : "";
+    return diagnosticAt(pos, "error", "duplicate-key", `duplicate key "${key}"${where}; a key may appear only once in a document`);
   }
   if (error4.code === "TAB_AS_INDENT") {
     return diagnosticAt(pos, "error", "tab-indent", "tab used for indentation; YAML indents with spaces only");
@@ -43709,9 +43715,9 @@ function labelOf(path17) {
 function unknownKey(parsed, path17, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path17.length ? ` in ${labelOf(path17)}` : "";
+  const where = path17.length ? ` in ${labelOf(path17)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
-  const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
+  const message = `unknown key "${key}"${where}${suggestion}; allowed keys: ${allowed.join(", ")}`;
   return diagnosticAt(locate(parsed, [...path17, key], "key"), "error", "unknown-key", message);
 }
 function reservedKey(parsed, path17, key) {
@@ -43720,9 +43726,9 @@ function reservedKey(parsed, path17, key) {
 }
 function missingKey(parsed, path17, key) {
   const pos = path17.length ? locate(parsed, path17, "key") : parsed.start;
-  const where2 = path17.length ? ` in ${labelOf(path17)}` : "";
+  const where = path17.length ? ` in ${labelOf(path17)}` : "";
   const hint2 = path17.length ? "" : MISSING_KEY_HINTS[key] ?? "";
-  return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
+  return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where}${hint2}`);
 }
 function wrongType(parsed, path17, error4) {
   const expected = expectedOf(path17, String(error4.params.type));
@@ -44073,11 +44079,11 @@ function createScopeCounter(rules) {
         if (!ruleApplies(counted[index], subject.key)) continue;
         const byDomain = seen[index];
         for (const entry of subject.entries) {
-          const place = { key: subject.key, at: subject.at(entry.index) };
+          const place2 = { key: subject.key, at: subject.at(entry.index) };
           const known = byDomain.get(entry.domain);
-          if (known === void 0) byDomain.set(entry.domain, place);
-          else if (Array.isArray(known)) known.push(place);
-          else byDomain.set(entry.domain, [known, place]);
+          if (known === void 0) byDomain.set(entry.domain, place2);
+          else if (Array.isArray(known)) known.push(place2);
+          else byDomain.set(entry.domain, [known, place2]);
         }
       }
     },
@@ -44092,10 +44098,10 @@ function overCount(rule, byDomain) {
   for (const [domain, known] of byDomain) {
     const places = Array.isArray(known) ? known : [known];
     if (places.length <= max) continue;
-    const keys = places.map((place) => place.key).sort();
+    const keys = places.map((place2) => place2.key).sort();
     const named2 = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
     const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named2})`;
-    for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
+    for (const place2 of places) findings.push(diagnosticAt(place2.at, rule.rule.level ?? "error", "rule-max-scopes", message));
   }
   return findings;
 }
@@ -44211,12 +44217,12 @@ function valueAt(data, path17) {
 
 // src/policy/project.ts
 var PROJECT_FILE = "autojoin-sync.yaml";
-async function loadProjectConfig(absolute, where2) {
+async function loadProjectConfig(absolute, where) {
   if (absolute === void 0) return { config: {}, diagnostics: [] };
-  const file = relativePosix(where2.base, absolute);
+  const file = relativePosix(where.base, absolute);
   let bytes;
   try {
-    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: where2.roots, what: "project file" });
+    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: where.roots, what: "project file" });
   } catch (error4) {
     return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error4)] };
   }
@@ -44323,13 +44329,14 @@ function controlInName(file, cwd) {
   );
 }
 function inSubmodule(file, nested, cwd) {
-  const where2 = relativePosix(cwd, nested);
-  return diagnosticAt(
-    filePos(relativePosix(cwd, file)),
-    "error",
-    "policy-in-submodule",
-    `policy file inside the git submodule ${where2}: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ${where2} out of the paths`
-  );
+  const where = { file: relativePosix(cwd, nested) };
+  return diagnosticNaming(filePos(relativePosix(cwd, file)), "error", "policy-in-submodule", [
+    "policy file inside the git submodule ",
+    where,
+    ": its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ",
+    where,
+    " out of the paths"
+  ]);
 }
 function pathNotFound(error4, absolute, cwd) {
   const reason = "code" in error4 && error4.code === "ENOENT" ? "no such file or directory" : error4.message;
@@ -44417,7 +44424,7 @@ async function locateRun(cwd, paths, projectFlag) {
     base,
     paths: (selected?.paths ?? given).map((one) => relativePosix(base, path3.resolve(cwd, one))),
     ...selected?.notice === void 0 ? {} : { notice: selected.notice },
-    roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
+    roots: [...new Set(await Promise.all(places.map((place2) => realRoot(place2.root))))],
     ...only === void 0 ? {} : { projectFile: only },
     projects,
     stateDir: path3.join(first.root, STATE_DIR)
@@ -44450,12 +44457,12 @@ function nearestProjectFile(dir, top) {
 }
 function projectsOf(places) {
   const groups = /* @__PURE__ */ new Map();
-  for (const place of places) {
-    for (const [file, policies] of place.projectFiles) {
+  for (const place2 of places) {
+    for (const [file, policies] of place2.projectFiles) {
       const id = file ?? "\0none";
       const group = groups.get(id);
       if (group) group.files.push(...policies);
-      else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place.root : path3.dirname(file), files: [...policies] });
+      else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place2.root : path3.dirname(file), files: [...policies] });
     }
   }
   return [...groups.values()].sort((a, b) => Number(a.projectFile === void 0) - Number(b.projectFile === void 0) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
@@ -44469,16 +44476,16 @@ async function selectedProject(cwd, projectFlag, places, all) {
   const project2 = all.find((one) => one.projectFile === file);
   if (project2 === void 0) {
     const shown2 = all.map((one) => one.projectFile === void 0 ? "none" : relativePosix(cwd, one.projectFile));
-    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(" ")} has it as its nearest project file (theirs: ${shown2.join(", ")}); nothing was read`);
+    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place2) => place2.given).join(" ")} has it as its nearest project file (theirs: ${shown2.join(", ")}); nothing was read`);
   }
   const dir = path3.dirname(file);
   const nested = all.some((one) => one !== project2 && isInside(dir, one.dir));
-  const paths = places.flatMap((place) => {
-    const mine = place.projectFiles.get(file) ?? [];
-    const count2 = [...place.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
-    if (mine.length === count2) return [place.given];
+  const paths = places.flatMap((place2) => {
+    const mine = place2.projectFiles.get(file) ?? [];
+    const count2 = [...place2.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
+    if (mine.length === count2) return [place2.given];
     if (mine.length === 0) return [];
-    return !nested && isInside(path3.resolve(cwd, place.given), dir) ? [dir] : mine;
+    return !nested && isInside(path3.resolve(cwd, place2.given), dir) ? [dir] : mine;
   });
   const skipped = all.filter((one) => one !== project2).reduce((sum, one) => sum + one.files.length, 0);
   const notice3 = skipped === 0 ? void 0 : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? "file" : "files"} of other projects skipped`;
@@ -49014,20 +49021,20 @@ function planDigest(bytes) {
 }
 function describeError(error4) {
   if (!error4) return "does not match schemas/plan.schema.json";
-  const where2 = error4.instancePath === "" ? "the top level" : error4.instancePath;
+  const where = error4.instancePath === "" ? "the top level" : error4.instancePath;
   const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
   const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
-  return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
+  return `invalid at ${where}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
 }
 
 // src/history/behind.ts
-async function placedInHistory(plan2, markers, where2) {
-  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where2), where2.runOwners);
+async function placedInHistory(plan2, markers, where) {
+  return placedBy(plan2, markers, await ancestryOfMarkers(markers, plan2.owner, where), where.runOwners);
 }
-async function ancestryOfMarkers(markers, owner, where2) {
-  if (where2.head === void 0) return void 0;
-  const commits = markerCommitsToCheck(markers, owner, where2.runOwners);
-  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
+async function ancestryOfMarkers(markers, owner, where) {
+  if (where.head === void 0) return void 0;
+  const commits = markerCommitsToCheck(markers, owner, where.runOwners);
+  return commits.size === 0 ? void 0 : ancestryOf(where.base, commits);
 }
 function placedBy(plan2, markers, ancestry, runOwners) {
   return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry, runOwners);
@@ -49059,13 +49066,13 @@ function refuseBehind(behind, allowed) {
   const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
   if (refused.length > 0) throw new BehindCheckoutError(refused);
 }
-async function checkSavedHistory(plan2, live, where2, allowed) {
+async function checkSavedHistory(plan2, live, where, allowed) {
   const markers = /* @__PURE__ */ new Map();
   for (const change of plan2.changes) {
     const marker = liveMarker(live.get(change.key));
     if (marker?.commit !== void 0) markers.set(change.key, marker);
   }
-  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where2);
+  const placed = await placedInHistory({ ...plan2, behind: [], ownerMoves: [] }, markers, where);
   const kept = new Set(placed.changes.map((change) => change.key));
   const dropped = plan2.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
   const moves = new Set(placed.ownerMoves ?? []);
@@ -49368,15 +49375,18 @@ function duplicateScopeDiagnostics(declarations) {
   for (const [key, list] of byKey2) {
     if (list.length < 2) continue;
     for (const declaration of list) {
-      const others = list.filter((other) => other !== declaration).map((other) => where(other.source));
-      const message = `duplicate scope ${key}: also declared at ${others.join(", ")}; a scope may have only one policy`;
-      diagnostics.push(diagnosticAt(declaration.source, "error", "duplicate-scope", message));
+      const others = list.filter((other) => other !== declaration).map((other) => place(other.source));
+      const parts = [`duplicate scope ${key}: also declared at `, ...joined(others, ", "), "; a scope may have only one policy"];
+      diagnostics.push(diagnosticNaming(declaration.source, "error", "duplicate-scope", parts));
     }
   }
   return diagnostics;
 }
-function where(pos) {
-  return `${pos.file}:${pos.line}:${pos.column}`;
+function place(pos) {
+  return { file: pos.file, line: pos.line, column: pos.column };
+}
+function joined(items, separator) {
+  return items.flatMap((item, index) => index === 0 ? [item] : [separator, item]);
 }
 
 // src/policy/plain.ts
@@ -49681,8 +49691,8 @@ function readPolicy(parsed, reading) {
   if (data.drift === "keep" || data.drift === "revert") policy2.drift = data.drift;
   if (reading.entries) policy2.entries = placedEntries(written, reading.today, at);
   if (!reading.governance) return { declaration, policy: policy2, diagnostics };
-  const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
-  const findings = reading.governance.check(ruleSubject(policy2.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
+  const place2 = (where) => where === "domains" ? locate(parsed, ["domains"], "key") : at(where);
+  const findings = reading.governance.check(ruleSubject(policy2.key, desired, place2, Array.isArray(data.domains) && data.domains.length === 0));
   diagnostics.push(...findings);
   return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy: policy2, diagnostics };
 }
@@ -50553,14 +50563,14 @@ async function notDeclaredElsewhere(candidates, context) {
   const files = await policyFilesOutside(context.paths, context.cwd, context.excluded ?? []);
   if (files.length === 0) return { pruned: candidates, outside: [] };
   const { sources } = await readPolicySources(files, context.cwd);
-  const where2 = /* @__PURE__ */ new Map();
+  const where = /* @__PURE__ */ new Map();
   for (const source of sources) {
     for (const { key, line } of keysReadable(source, candidates, context.project)) {
-      if (!where2.has(key)) where2.set(key, { key, file: shownPath2(source.file, context.cwd), line });
+      if (!where.has(key)) where.set(key, { key, file: shownPath2(source.file, context.cwd), line });
     }
   }
-  const outside = [...where2.values()].filter(({ key }) => candidates.some((policy2) => policy2.key === key));
-  return { pruned: candidates.filter((policy2) => !where2.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
+  const outside = [...where.values()].filter(({ key }) => candidates.some((policy2) => policy2.key === key));
+  return { pruned: candidates.filter((policy2) => !where.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
 }
 function shownPath2(file, cwd) {
   const relative2 = path9.relative(cwd, path9.resolve(cwd, file));
@@ -50860,33 +50870,33 @@ import { promises as dns2 } from "node:dns";
 import { isIP as isIP2, isIPv6 } from "node:net";
 var DnsServerError = class extends Error {
 };
-async function resolveServerAddress(text, where2) {
-  const { host, port } = splitServer(text.trim(), where2);
-  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where2);
+async function resolveServerAddress(text, where) {
+  const { host, port } = splitServer(text.trim(), where);
+  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where);
   if (port === void 0) return ip;
   return isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
-function splitServer(text, where2) {
+function splitServer(text, where) {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/u.exec(text);
-  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where2, true);
+  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where, true);
   if (isIPv6(text)) return { host: text };
   const plain = /^([A-Za-z0-9.-]+)(?::(\d+))?$/u.exec(text);
-  if (plain) return checked(plain[1] ?? "", plain[2], text, where2, false);
-  throw invalid(text, where2);
+  if (plain) return checked(plain[1] ?? "", plain[2], text, where, false);
+  throw invalid(text, where);
 }
-function checked(host, port, text, where2, ipv6) {
-  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where2);
-  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where2);
+function checked(host, port, text, where, ipv6) {
+  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where);
+  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where);
   return port === void 0 ? { host } : { host, port: String(Number(port)) };
 }
-function invalid(text, where2) {
-  return new DnsServerError(`${where2}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
+function invalid(text, where) {
+  return new DnsServerError(`${where}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
 }
-async function lookUpHost(host, text, where2) {
+async function lookUpHost(host, text, where) {
   try {
     return (await dns2.lookup(host)).address;
   } catch (error4) {
-    throw new DnsServerError(`${where2}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
+    throw new DnsServerError(`${where}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
   }
 }
 
@@ -50898,10 +50908,10 @@ function dnsConfig(request2, project2, env) {
   const dns3 = project2.dns ?? {};
   const asked = request2.dns === true || request2.strict === true || (request2.servers?.length ?? 0) > 0;
   if (!asked && dns3.check !== true) return null;
-  const { where: where2, servers } = serverSource(request2, project2, env);
+  const { where, servers } = serverSource(request2, project2, env);
   return {
     servers: [...servers],
-    serversFrom: where2,
+    serversFrom: where,
     ...dns3.verify === "txt" && dns3.token !== void 0 ? { token: dns3.token } : {},
     strict: request2.strict === true || dns3.strict === true,
     timeoutMs: (dns3.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1e3,
@@ -51058,8 +51068,8 @@ async function projectContexts(sources) {
   if (run2.projects.length < 2) return [];
   return Promise.all(
     run2.projects.map(async (project2) => {
-      const place = projectPlace(run2, project2, sources.cwd);
-      const own = sources.settingsOf(place, project2);
+      const place2 = projectPlace(run2, project2, sources.cwd);
+      const own = sources.settingsOf(place2, project2);
       const recorded = sources.saved?.find((one) => one.name === project2.name);
       const limits = recorded ? { ...recorded.limits, ...sources.flagLimits } : own.limits;
       const { baseUrl: _url, baseUrlFrom: _from, projectBaseUrlIgnored: _ignored, ...rest } = own;
@@ -51084,8 +51094,8 @@ function projectPlace(run2, project2, cwd) {
   const own = project2.projectFile === void 0 ? [...run2.paths] : covered ? [relativePosix(base, project2.dir) || "."] : null;
   const paths = own !== null && project2.projectFile !== void 0 && inner.length === 0 ? own : project2.files.map((file) => relativePosix(base, path11.resolve(cwd, file)) || ".");
   const prunePlace = own !== null && inner.length > 0 ? { paths: own, excluded: inner.map((other) => relativePosix(base, other.dir)) } : void 0;
-  const { notice: _notice, prunePlace: _run, ...place } = run2;
-  return { ...place, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile }, ...prunePlace ? { prunePlace } : {} };
+  const { notice: _notice, prunePlace: _run, ...place2 } = run2;
+  return { ...place2, paths, projects: [project2], ...project2.projectFile === void 0 ? {} : { projectFile: project2.projectFile }, ...prunePlace ? { prunePlace } : {} };
 }
 function pick2(from, keys) {
   const out = {};
@@ -51115,9 +51125,9 @@ async function savedProjectsPlace(cwd, saved) {
     }
   }
   const roots = [...new Set(saved.projects.map((project2) => path12.resolve(root, project2.root)))];
-  const place = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
-  const projects = place.projects.filter((one) => recorded.has(projectName(one, place.base)));
-  return { ...place, projects };
+  const place2 = await locateRun(cwd, roots.map((dir) => relativePosix(cwd, dir) || "."));
+  const projects = place2.projects.filter((one) => recorded.has(projectName(one, place2.base)));
+  return { ...place2, projects };
 }
 function refuseRecordedRoot(root, planFile) {
   const problem = root === "." ? null : recordedPathProblem(root);
@@ -51140,14 +51150,14 @@ function nearestProjectFile2(file, top) {
 
 // src/run/settings.ts
 async function resolveSettings(sources) {
-  const { place, project: project2, projects: found } = await resolvePlace(sources);
+  const { place: place2, project: project2, projects: found } = await resolvePlace(sources);
   const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
-  const settings = { ...oneTarget(settingsFrom(place, project2, sources), projects, sources), projects };
+  const settings = { ...oneTarget(settingsFrom(place2, project2, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
-  const repository = await baseRepository(place.base);
+  const repository = await baseRepository(place2.base);
   const head = headCommit(repository);
-  const run2 = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head), ...defined("baseRepository", repository) };
+  const run2 = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place2.projectFile, place2.base), ...defined("head", head), ...defined("baseRepository", repository) };
   const perProject = await projectContexts({
     run: run2,
     cwd: sources.cwd,
@@ -51167,17 +51177,17 @@ function definedOnly(limits, flags) {
 async function resolvePlace(sources) {
   if (sources.saved && sources.projectFile !== void 0) throw projectWithPlan();
   const saved = sources.saved;
-  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
-  if (place.notice !== void 0) sources.notice?.(place.notice);
-  const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
-  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
-  const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
+  const place2 = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  if (place2.notice !== void 0) sources.notice?.(place2.notice);
+  const loads = await Promise.all(place2.projects.map((one2) => loadProjectConfig(one2.projectFile, place2)));
+  sources.report(loads.flatMap((load) => load.diagnostics), place2.base);
+  const projects = place2.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place2.base) }));
   const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
   if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
   if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects, sources.cwd);
   const one = projects.length === 1 ? projects[0] : void 0;
   if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
-  return { place, project: one?.config ?? {}, projects };
+  return { place: place2, project: one?.config ?? {}, projects };
 }
 async function savedPlace(cwd, saved) {
   const recorded = saved.context.projectFile;
@@ -51187,7 +51197,7 @@ async function savedPlace(cwd, saved) {
   const { projectFile: _found, ...rest } = here;
   return { ...rest, ...projectFile === void 0 ? {} : { projectFile } };
 }
-function settingsFrom(place, project2, sources) {
+function settingsFrom(place2, project2, sources) {
   const { flags, env } = sources;
   const baseUrl = firstSet([
     ["input base-url", flags.baseUrl],
@@ -51201,7 +51211,7 @@ function settingsFrom(place, project2, sources) {
     ["VORTEX_API_KEY", nonEmpty(env.VORTEX_API_KEY)]
   ]);
   return {
-    ...place,
+    ...place2,
     project: project2,
     owner: project2.owner ?? DEFAULT_OWNER,
     read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project2.read ?? project2.listing ?? DEFAULT_READ_MODE,
@@ -51442,7 +51452,7 @@ function threeWay(owner, modeOf, onHeld) {
   const held = [];
   const kept = [];
   const bases = /* @__PURE__ */ new Map();
-  const place = (desired, live, change, verdict) => {
+  const place2 = (desired, live, change, verdict) => {
     if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
     const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
     if (modeOf(desired.policy) === "revert") return tagged;
@@ -51464,7 +51474,7 @@ function threeWay(owner, modeOf, onHeld) {
       const found = desiredDigest === marker.digest ? state : appliedStateOf(desired.policy, marker) ?? liveAsWritten(state, live, marker);
       if (found) {
         bases.set(desired.policy.key, found);
-        return place(desired, live, change, classifyDrift({ desired: state, live, marker, ...found === state ? {} : { lastApplied: found }, desiredDigest }));
+        return place2(desired, live, change, classifyDrift({ desired: state, live, marker, ...found === state ? {} : { lastApplied: found }, desiredDigest }));
       }
       if (marker.commit === void 0) return change;
       const entry = { desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} };
@@ -51473,12 +51483,12 @@ function threeWay(owner, modeOf, onHeld) {
       return "held";
     },
     needed: () => groupByCommit(held),
-    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place, bases) ?? []),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place2, bases) ?? []),
     kept,
     baseOf: (key) => bases.get(key)
   };
 }
-function resolveHeld(entry, lastApplied, place, bases) {
+function resolveHeld(entry, lastApplied, place2, bases) {
   const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
   if (base !== null) bases.set(entry.desired.policy.key, base);
   const desired = writtenStateOf(entry.desired.policy);
@@ -51487,7 +51497,7 @@ function resolveHeld(entry, lastApplied, place, bases) {
   if (change === null && base !== null && entry.live.componentId === void 0 && base.componentId !== desired.componentId) {
     change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
   }
-  return place(entry.desired, entry.live, change, verdict);
+  return place2(entry.desired, entry.live, change, verdict);
 }
 function switchedOff(desired, live, change, owner) {
   const marker = deactivatedMarker(live);
@@ -51841,9 +51851,9 @@ function markRedacted(plan2, holdsSecret2) {
 }
 function refuseRedactedPlan(plan2) {
   if (plan2.redacted === void 0) return;
-  const where2 = plan2.redacted.length > 0 ? ` (in ${plan2.redacted.slice(0, 5).join(", ")}${plan2.redacted.length > 5 ? ", \u2026" : ""})` : "";
+  const where = plan2.redacted.length > 0 ? ` (in ${plan2.redacted.slice(0, 5).join(", ")}${plan2.redacted.length > 5 ? ", \u2026" : ""})` : "";
   throw new PlanFileError(
-    `the saved plan shows *** where the service showed a secret of this run${where2}: it is not a faithful record of the live state, so it is not applied; nothing was written. Take the secret out of the service (apply from the policy files sets the scope's name and metadata to the file's), then make a new plan`
+    `the saved plan shows *** where the service showed a secret of this run${where}: it is not a faithful record of the live state, so it is not applied; nothing was written. Take the secret out of the service (apply from the policy files sets the scope's name and metadata to the file's), then make a new plan`
   );
 }
 
@@ -51856,16 +51866,17 @@ var MergeError = class extends Error {
 };
 var PART_FIELDS = /* @__PURE__ */ new Set(["shard", "createdAt", "changes", "scopes", "notManagedHere", "drift", "redacted", "notes", "declaredOutside", "behind", "ownerMoves", "census"]);
 function mergePlanParts(parts) {
-  if (parts.length === 0) throw new MergeError("merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)");
-  const shards = parts.map(shardOfPart);
-  const total = checkCover(parts, shards);
-  checkOneContext(parts);
-  checkScopesInShards(parts, shards);
+  const [first, ...rest] = parts.map((part) => ({ ...part, shard: shardOfPart(part) }));
+  if (first === void 0) throw new MergeError("merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)");
+  const total = checkCover(first, rest);
+  checkOneContext(first, rest);
+  checkScopesInShards([first, ...rest]);
   checkPartRecords(parts);
-  const first = parts.reduce((earliest, part) => part.plan.createdAt < earliest.plan.createdAt ? part : earliest);
+  const createdAt = parts.map(({ plan: plan2 }) => plan2.createdAt).sort()[0];
   const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, census: _census, ...context } = first.plan;
   const merged = {
     ...context,
+    createdAt,
     changes: parts.flatMap(({ plan: plan2 }) => plan2.changes).sort(compareChanges),
     scopes: parts.flatMap(({ plan: plan2 }) => plan2.scopes).sort(byKey),
     notManagedHere: parts.flatMap(({ plan: plan2 }) => plan2.notManagedHere).sort(byKey),
@@ -51914,24 +51925,21 @@ function shardOfPart({ file, plan: plan2 }) {
   if (plan2.shard === void 0) throw new MergeError(`${file} is not a shard plan (made without --shard${plan2.shards === void 0 ? "" : `; it was merged from ${plan2.shards} shards already`})`);
   return parseShard(plan2.shard);
 }
-function checkCover(parts, shards) {
-  const total = shards[0]?.total ?? 0;
-  const other = shards.findIndex((shard) => shard.total !== total);
-  if (other >= 0) throw new MergeError(`${parts[other]?.file} is shard ${formatShard(shards[other])}, ${parts[0]?.file} is one of ${total}: every part must be one of the same N`);
+function checkCover(first, rest) {
+  const { total } = first.shard;
+  const other = rest.find(({ shard }) => shard.total !== total);
+  if (other !== void 0) throw new MergeError(`${other.file} is shard ${formatShard(other.shard)}, ${first.file} is one of ${total}: every part must be one of the same N`);
   const seen = /* @__PURE__ */ new Map();
-  shards.forEach((shard, index) => {
-    const file = parts[index]?.file ?? "";
+  for (const { file, shard } of [first, ...rest]) {
     const earlier = seen.get(shard.index);
     if (earlier !== void 0) throw new MergeError(`${earlier} and ${file} are both shard ${formatShard(shard)}`);
     seen.set(shard.index, file);
-  });
+  }
   const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
   if (missing.length > 0) throw new MergeError(`shard ${firstItems(missing.map((index) => `${index}/${total}`), 5, (hidden) => `, and ${hidden} more`)} missing: a merged plan needs every shard 1..${total}`);
   return total;
 }
-function checkOneContext(parts) {
-  const [first, ...rest] = parts;
-  if (!first) return;
+function checkOneContext(first, rest) {
   const reference = contextOf(first.plan);
   for (const part of rest) {
     const context = contextOf(part.plan);
@@ -51946,13 +51954,12 @@ function contextOf(plan2) {
     Object.entries(plan2).filter(([field]) => !PART_FIELDS.has(field)).map(([field, value]) => [field, canonicalJson(value)])
   );
 }
-function checkScopesInShards(parts, shards) {
-  parts.forEach(({ file, plan: plan2 }, index) => {
-    const shard = shards[index];
+function checkScopesInShards(parts) {
+  for (const { file, plan: plan2, shard } of parts) {
     const keys = [...plan2.scopes, ...plan2.changes, ...plan2.notManagedHere, ...plan2.drift].map((item) => item.key);
     const stray = keys.find((key) => !inShard(key, shard));
     if (stray !== void 0) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
-  });
+  }
 }
 function checkPartRecords(parts) {
   for (const { file, plan: plan2 } of parts) {
@@ -51964,7 +51971,7 @@ function checkPartRecords(parts) {
   }
 }
 function countsScopes(rules) {
-  return (rules ?? []).some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
+  return rules?.some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error") ?? false;
 }
 function byKey(a, b) {
   return compareScopeKeys(a.key, b.key);
@@ -52887,8 +52894,8 @@ function driftAction(change) {
   return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
 }
 function keptEntry(report) {
-  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
-  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
+  const where = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
+  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where}`;
 }
 function driftSummaryLine(plan2) {
   const moved = plan2.changes.filter((change) => change.origin !== void 0);
@@ -52954,7 +52961,7 @@ function joinPlans(given) {
   const moves = all(({ plan: plan2 }) => plan2.ownerMoves ?? []);
   const redacted = all(({ plan: plan2 }) => plan2.redacted ?? []);
   const { census: _census, ...head } = first.plan;
-  const joined = {
+  const joined2 = {
     ...head,
     changes: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.changes)),
     scopes: all(({ project: project2, plan: plan2 }) => named2(project2.name, plan2.scopes)),
@@ -52963,14 +52970,14 @@ function joinPlans(given) {
     ...first.plan.context ? { context: { ...first.plan.context, projectFile: null, rules: [], takeOwnership: all(({ project: project2 }) => project2.takeOwnership) } } : {},
     projects: parts.map(({ project: project2 }) => project2)
   };
-  for (const key of ["notes", "declaredOutside", "behind", "ownerMoves", "redacted"]) delete joined[key];
-  if (notes.length > 0) joined.notes = notes;
-  if (outside.length > 0) joined.declaredOutside = outside;
-  if (behind.length > 0) joined.behind = behind;
-  if (moves.length > 0) joined.ownerMoves = moves;
-  if (redacted.length > 0) joined.redacted = redacted;
-  madeOf.set(joined, new Map(parts.map(({ project: project2, plan: plan2 }) => [project2.name, plan2])));
-  return joined;
+  for (const key of ["notes", "declaredOutside", "behind", "ownerMoves", "redacted"]) delete joined2[key];
+  if (notes.length > 0) joined2.notes = notes;
+  if (outside.length > 0) joined2.declaredOutside = outside;
+  if (behind.length > 0) joined2.behind = behind;
+  if (moves.length > 0) joined2.ownerMoves = moves;
+  if (redacted.length > 0) joined2.redacted = redacted;
+  madeOf.set(joined2, new Map(parts.map(({ project: project2, plan: plan2 }) => [project2.name, plan2])));
+  return joined2;
 }
 function withinRun(plan2, declared, parts) {
   const moves = new Set(plan2.ownerMoves ?? []);
@@ -53183,15 +53190,15 @@ function fieldList(change, view) {
 }
 function sourceLine(change, view) {
   if (!change.source) return "";
-  const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
-  if (change.reason !== "pruned") return `Declared in ${where2}.
+  const where = escapeMarkdown(`${change.source.file}:${change.source.line}`);
+  if (change.reason !== "pruned") return `Declared in ${where}.
 
 `;
   const removal = view.removal;
-  if (removal === null) return `Policy file deleted (it was ${where2} at the --prune-from revision).
+  if (removal === null) return `Policy file deleted (it was ${where} at the --prune-from revision).
 
 `;
-  return `No policy file declares this scope any more (it was ${where2}); ${escapeMarkdown(removal)}.
+  return `No policy file declares this scope any more (it was ${where}); ${escapeMarkdown(removal)}.
 
 `;
 }
@@ -53232,6 +53239,15 @@ function renderApplyReportMarkdown(report, options = {}) {
 }
 function row(key, kind, result2) {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
+}
+
+// src/render/diagnostics.ts
+function formatDiagnostic(d) {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+function summarizeDiagnostics(diagnostics, fileCount) {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
 }
 
 // src/action/refusal.ts
@@ -53541,6 +53557,14 @@ function fileUri(file) {
 function pascal(text) {
   const words = text.split(/[^A-Za-z0-9]+/u).filter(Boolean);
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("") || "Rule";
+}
+
+// src/render/shown-here.ts
+function renamedDiagnostics(diagnostics, name) {
+  return diagnostics.map((d) => {
+    const parts = d.parts?.map((part) => typeof part === "string" ? part : { ...part, file: name(part.file) });
+    return { ...d, file: name(d.file), ...parts ? { parts, message: wordMessage(parts) } : {} };
+  });
 }
 
 // package.json
@@ -53885,11 +53909,14 @@ function readLastApplied(needed, options) {
 }
 function lastAppliedReader(options) {
   const ahead = /* @__PURE__ */ new Map();
+  let abandoned = false;
+  let projectFile;
   const ask = (commit, file) => {
     let reading = ahead.get(commit);
     if (reading === void 0) {
       const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
-      reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, options) };
+      projectFile ??= projectFileInRepository(options);
+      reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, stream, projectFile, options, () => abandoned) };
       ahead.set(commit, reading);
     }
     if (reading.asked.has(file)) return;
@@ -53908,12 +53935,14 @@ function lastAppliedReader(options) {
       const read = async (commit) => {
         const reading = ahead.get(commit);
         if (reading === void 0) return void 0;
+        await reading.project.asked;
         await reading.stream.close();
-        return { sources: reading.sources, project: await reading.project };
+        return { sources: reading.sources, project: await reading.project.config };
       };
       return collectStates(needed, options, read);
     },
     abandon() {
+      abandoned = true;
       for (const reading of ahead.values()) reading.stream.close().catch(() => void 0);
     }
   };
@@ -53954,24 +53983,35 @@ function statesOf(sources, project2, options, day) {
   const { policies } = parsePolicySources(sources, { project: project2, secrets: options.secrets, ...day ? { today: day } : {} });
   return new Map(policies.map((policy2) => [policy2.key, writtenStateOf(policy2)]));
 }
-async function projectAt(commit, options) {
-  if (!options.project.file) return {};
+function projectAt(commit, stream, file, options, abandoned) {
+  let settle2 = () => void 0;
+  const config = new Promise((resolve8) => settle2 = resolve8);
+  const asked = file.then((name) => {
+    if (name === void 0 || abandoned()) settle2({});
+    else stream.read(`${commit}:${name}`, (read) => settle2(read.kind === "blob" ? projectOf2(read.bytes, options) : {}));
+  });
+  return { asked, config };
+}
+function projectOf2(bytes, options) {
   try {
-    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path13.relative(top, options.project.file).split(path13.sep).join("/");
-    const [source] = await readFilesAt(commit, [relative2], top);
-    return source ? parseProjectSource(source, options.project.file).config : {};
+    return parseProjectSource({ file: options.project.file ?? "", text: bytes.toString("utf8") }, options.project.file ?? "").config;
   } catch {
     return {};
   }
 }
-async function readFilesAt(commit, files, cwd) {
-  const sources = [];
-  const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
-    if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
-  });
-  return sources;
+async function projectFileInRepository(options) {
+  const file = options.project.file;
+  if (!file) return void 0;
+  const top = await repositoryRoot(path13.resolve(options.cwd)) ?? await gitTop(options.cwd);
+  const relative2 = top === void 0 ? "" : path13.relative(top, path13.resolve(options.cwd, file));
+  return relative2 === "" || relative2.startsWith("..") || path13.isAbsolute(relative2) ? void 0 : relative2.split(path13.sep).join("/");
+}
+async function gitTop(cwd) {
+  try {
+    return (await runGit(["rev-parse", "--show-toplevel"], { cwd, context: "the project file last applied" })).toString("utf8").trim();
+  } catch {
+    return void 0;
+  }
 }
 
 // src/history/keys-at-commit.ts
@@ -54075,9 +54115,9 @@ function markEchoedSecrets(plan2) {
   if (!hasOutputSecrets()) return plan2;
   const marked = markRedacted(plan2, holdsSecret);
   if (marked.redacted !== void 0) {
-    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
+    const where = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
     log().warn(
-      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
+      worded`the service shows a secret of this run in its answers${where}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
     );
   }
   return marked;
@@ -55272,8 +55312,8 @@ function collectReport(changes, outcomes, started) {
 
 // src/commands/placed-policies.ts
 async function placedPolicies(context) {
-  const where2 = { cwd: context.base, roots: context.roots, project: context.project, projects: projectScopes(context) };
-  const load = await loadPolicies(context.paths, { ...where2, secrets: context.secrets, entries: true, rules: false });
+  const where = { cwd: context.base, roots: context.roots, project: context.project, projects: projectScopes(context) };
+  const load = await loadPolicies(context.paths, { ...where, secrets: context.secrets, entries: true, rules: false });
   const errors = load.diagnostics.filter((d) => d.severity === "error");
   return errors.length > 0 ? { policies: [], errors } : { policies: load.policies, errors: [] };
 }
@@ -55298,7 +55338,7 @@ function planProjectOf(context, plan2) {
     takeOwnership: plan2.context?.takeOwnership ?? []
   };
 }
-async function planProjects(contexts, planOne) {
+async function planProjects(contexts, planOne, report) {
   const settled = await Promise.allSettled(contexts.map((context) => planOne(context)));
   const failed = settled.findIndex((one) => one.status === "rejected");
   if (failed >= 0) throw namedError(settled[failed].reason, contexts[failed]);
@@ -55306,7 +55346,10 @@ async function planProjects(contexts, planOne) {
   const load = joinLoads(made.map((one) => one.load));
   if (made.some((one) => one.plan === null)) return { plan: null, load };
   const twice = await declaredTwice(contexts, made.map((one) => one.plan));
-  if (twice.length > 0) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...twice] } };
+  if (twice.length > 0) {
+    await report?.(twice);
+    return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...twice] } };
+  }
   const plan2 = joinPlans(made.map((one, index) => ({ project: planProjectOf(contexts[index], one.plan), plan: one.plan })));
   return { plan: plan2, load };
 }
@@ -55411,8 +55454,8 @@ function allChecked(count2, confirm) {
 async function planCommand(command) {
   const { context, notify: notify2, ...request2 } = command;
   if (manyProjects(context)) {
-    const joined = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }));
-    return joined.plan ? { plan: joined.plan, load: joined.load } : { plan: null, load: joined.load, headline: nothingPlannedMessage(joined.load) };
+    const joined2 = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }), command.onDiagnostics);
+    return joined2.plan ? { plan: joined2.plan, load: joined2.load } : { plan: null, load: joined2.load, headline: nothingPlannedMessage(joined2.load) };
   }
   if (notify2) refuseUnsendableRequired({ context, ...notify2 });
   const made = await makePlan({ ...request2, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
@@ -55444,11 +55487,11 @@ function planFacts(plan2) {
   const driftCount = plan2.changes.filter((change) => change.origin !== void 0).length + plan2.drift.length;
   return { driftCount, counts: planCounts(plan2) };
 }
-async function writeSarifFile(diagnostics, where2, context) {
+async function writeSarifFile(diagnostics, where, context) {
   const dir = join4(context.runnerTemp, "autojoin-sync");
   await mkdir2(dir, { recursive: true });
   const file = join4(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.sarif`);
-  const named2 = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve3(where2.base, d.file)) }));
+  const named2 = renamedDiagnostics(diagnostics, (file2) => relativePosix(context.workspace, resolve3(where.base, file2)));
   await writeOutputFile(file, renderSarif(named2, { version: VERSION }));
   return file;
 }
@@ -55464,15 +55507,6 @@ async function writePlanFile(plan2, context, suffix) {
   return { file, sha256: await writePlanCommand(file, plan2) };
 }
 
-// src/render/diagnostics.ts
-function formatDiagnostic(d) {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
-}
-function summarizeDiagnostics(diagnostics, fileCount) {
-  const { errors, warnings } = countDiagnostics(diagnostics);
-  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
-}
-
 // src/action/summary-markdown.ts
 var SUMMARY_MAX_CHARS = 5e5;
 function planTitle(paths, verb = "plan") {
@@ -55480,8 +55514,8 @@ function planTitle(paths, verb = "plan") {
   return whole ? `autojoin-sync ${verb}` : `autojoin-sync ${verb}: ${paths.map(escapeMarkdown).join(", ")}`;
 }
 function commentFooter(marker, runUrl) {
-  const where2 = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
-  return `<sub>Full plan and plan JSON: ${where2}.</sub>
+  const where = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
+  return `<sub>Full plan and plan JSON: ${where}.</sub>
 ${marker}`;
 }
 function diagnosticsMarkdown(title, headline, diagnostics, maxChars, counted = []) {
@@ -55511,11 +55545,11 @@ ${note}`;
 }
 
 // src/reconcile/expired-since-plan.ts
-async function refuseExpiredSincePlan(plan2, place, day) {
+async function refuseExpiredSincePlan(plan2, place2, day) {
   const planDay = plan2.createdAt.slice(0, 10);
   if (!(day > planDay)) return;
   const covered = new Set(plan2.scopes.map((scope) => scope.key));
-  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, today: day, rules: false });
+  const { policies } = await loadPolicies(place2.paths, { cwd: place2.base, roots: place2.roots, project: place2.project, today: day, rules: false });
   const expired = policies.filter((policy2) => covered.has(policy2.key)).flatMap((policy2) => (policy2.expired ?? []).filter((entry) => entry.expires >= planDay).map((entry) => ({ key: policy2.key, ...entry })));
   if (expired.length > 0) throw new ExpiredSincePlanError(expired, planDay, day);
 }
@@ -56445,8 +56479,8 @@ function answerProblem(name, value) {
 }
 function describeError2(error4) {
   if (!error4) return "does not have the expected shape";
-  const where2 = error4.instancePath === "" ? "body" : error4.instancePath;
-  return `${where2} ${error4.message ?? "is invalid"}`;
+  const where = error4.instancePath === "" ? "body" : error4.instancePath;
+  return `${where} ${error4.message ?? "is invalid"}`;
 }
 
 // src/service/json-body.ts
@@ -56775,12 +56809,12 @@ function leftByRelease4(settings) {
 }
 function noService(options, refusal) {
   const ignored = options.settings.projectBaseUrlIgnored === true;
-  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], ...ignored ? [] : [`baseUrl in ${projectFileName()}`]].join(", or ");
+  const where = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], ...ignored ? [] : [`baseUrl in ${projectFileName()}`]].join(", or ");
   const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : "";
   const because = refusal ? ` and ${refusal}` : "";
   const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
   return new RunError(
-    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
+    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
     ExitCode2.error
   );
 }
@@ -56902,10 +56936,10 @@ async function reportPlan(inputs, context, settings, plan2, notify2, merged) {
   };
   return concludePlan(plan2, settings, takeOwnershipOf(inputs), { ...notify2 ? { notify: notify2 } : {}, ...merged ? { merged } : {}, show });
 }
-async function changedProjectFiles(plan2, where2, context) {
+async function changedProjectFiles(plan2, where, context) {
   if (plan2.projects === void 0) return /* @__PURE__ */ new Set();
   const changed = await pullRequestFiles(context);
-  return new Set([...changed].map((file) => relativePosix(where2.base, resolve5(context.workspace, file))));
+  return new Set([...changed].map((file) => relativePosix(where.base, resolve5(context.workspace, file))));
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
@@ -56968,18 +57002,18 @@ async function withClient(settings, work) {
   const view = { notice: (message) => info2(message), clientNotice: (message) => notice2(message), onRequest: (event) => log().request(event) };
   return withConnection({ settings, baseUrlHint: "the action input base-url" }, view, (client) => work(client));
 }
-function annotate(diagnostics, where2, context) {
-  for (const d of diagnostics) {
-    const properties = { file: workspaceFile(d.file, where2, context), startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+function annotate(diagnostics, where, context) {
+  for (const d of renamedDiagnostics(diagnostics, (file) => workspaceFile(file, where, context))) {
+    const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
     if (d.severity === "error") error2(escapeControls(d.message), properties);
     else warning2(escapeControls(d.message), properties);
   }
 }
-function workspaceFile(file, where2, context) {
-  return relativePosix(context.workspace, resolve5(where2.base, file));
+function workspaceFile(file, where, context) {
+  return relativePosix(context.workspace, resolve5(where.base, file));
 }
-function inWorkspace(load, where2, context) {
-  return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where2, context) })) };
+function inWorkspace(load, where, context) {
+  return { ...load, diagnostics: renamedDiagnostics(load.diagnostics, (file) => workspaceFile(file, where, context)) };
 }
 async function writeJobSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
@@ -57184,11 +57218,11 @@ function applySplices(text, splices) {
 }
 
 // src/reconcile/adopt-counts.ts
-async function declaredCounts(place, secrets = []) {
-  const rules = (place?.project.rules ?? []).filter((rule) => rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
-  if (!place || rules.length === 0) return null;
+async function declaredCounts(place2, secrets = []) {
+  const rules = (place2?.project.rules ?? []).filter((rule) => rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
+  if (!place2 || rules.length === 0) return null;
   const { compiled: compiled2 } = compileRules(rules);
-  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, rules: false, secrets });
+  const { policies } = await loadPolicies(place2.paths, { cwd: place2.base, roots: place2.roots, project: place2.project, rules: false, secrets });
   const byKey2 = /* @__PURE__ */ new Map();
   const holders = /* @__PURE__ */ new Map();
   const replace = (previous, now) => {
@@ -57303,8 +57337,8 @@ function adoptContext(context) {
 }
 function adoptCommand(command) {
   const { context } = command;
-  const place = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : void 0;
-  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, today: context.today, ...place ? { place } : {} });
+  const place2 = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : void 0;
+  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, today: context.today, ...place2 ? { place: place2 } : {} });
 }
 
 // src/commands/adopt-branch.ts
