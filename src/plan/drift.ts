@@ -83,11 +83,12 @@ export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState
 export function liveAsWritten(desired: WrittenState, live: LiveScope, marker: Marker): WrittenState | null {
   if (!marker.digest || !live.autojoin) return null;
   const plain: WrittenState = { scopeType: desired.scopeType, scope: desired.scope, componentId: live.componentId ?? desired.componentId, domains: live.domains };
-  const names = live.scopeName === undefined || live.scopeName === null ? [undefined] : [undefined, live.scopeName];
+  // A field left undefined is left out of the state (writtenStateOf): the shape without it.
+  const names = new Set([undefined, live.scopeName ?? undefined]);
   const metadata = marker.keys === undefined ? [undefined] : [undefined, pickMetadata(live.metadata, marker.keys)];
   for (const scopeName of names) {
     for (const managed of metadata) {
-      const state = writtenStateOf({ ...plain, ...(scopeName === undefined ? {} : { scopeName }), ...(managed === undefined ? {} : { metadata: managed }) });
+      const state = writtenStateOf({ ...plain, scopeName, metadata: managed });
       if (stateDigest(state) === marker.digest) return state;
     }
   }
@@ -127,11 +128,12 @@ function attribute(desired: WrittenState, live: WrittenState, base: WrittenState
     if (now.has(domain) === was.has(domain)) repository += 1;
     else (now.has(domain) ? outside.added : outside.removed).push(domain);
   }
+  // A field the files do not manage is absent from both (liveStateLike): equal, skipped.
   for (const field of ['scopeName', 'metadata'] as const) {
-    if (desired[field] === undefined) continue;
     const mine = canonicalJson(desired[field]);
-    if (mine === canonicalJson(live[field] ?? null)) continue;
-    if (base[field] !== undefined && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    if (mine === canonicalJson(live[field])) continue;
+    // canonicalJson(undefined) is 'null', which no managed name or metadata is: a field the base lacks is the files' change.
+    if (mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
     else repository += 1;
   }
   return { outside, repository };
@@ -158,13 +160,26 @@ export function mergedDomains(base: WrittenState, desired: WrittenState, live: r
  */
 export type Lost = NonNullable<OutsideChange['lost']>;
 
+/** A declared scope that may have lost its marker (or invitation) outside: its sides, its change and what it lost. */
+export interface LossSuspect {
+  desired: Desired;
+  live: LiveScope;
+  change: Change;
+  lost: Lost;
+}
+
 /**
- * @returns what the scope may have lost, for a declared scope with domains whose change would
- *   mark it as if it were new: an active invitation showing metadata without a marker, or no
- *   active invitation and no marker left; null otherwise (among others: metadata not shown)
+ * @returns the suspect, for a declared scope with domains whose change would mark it as if it
+ *   were new: an active invitation showing metadata without a marker, or no active invitation
+ *   and no marker left; null otherwise (among others: metadata not shown)
  */
-export function lossSuspect(desired: Desired, live: LiveScope | undefined, change: Change | null): Lost | null {
+export function lossSuspect(desired: Desired, live: LiveScope | undefined, change: Change | null): LossSuspect | null {
   if (change === null || change.origin !== undefined || desired.reason !== 'declared' || desired.domains.length === 0 || live === undefined) return null;
+  const lost = lostOf(live);
+  return lost === null ? null : { desired, live, change, lost };
+}
+
+function lostOf(live: LiveScope): Lost | null {
   if (live.autojoin) return live.metadata !== undefined && markerOf(live.metadata) === null ? 'marker' : null;
   return markerOf(live.deactivatedMetadata) === null ? 'invitation' : null;
 }
@@ -192,7 +207,7 @@ export interface LossTracker {
 /** @param owner this run's owner: only its markers say what an apply from here wrote */
 export function lossTracker(owner: string): LossTracker {
   const commits = new Map<string, number>();
-  const held: { desired: Desired; live: LiveScope; change: Change; lost: Lost }[] = [];
+  const held: LossSuspect[] = [];
   const chosen = (): string[] => [...commits.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOSS_COMMITS).map(([commit]) => commit);
   return {
     see(live) {
@@ -200,9 +215,9 @@ export function lossTracker(owner: string): LossTracker {
       if (marker?.owner === owner && marker.commit !== undefined) commits.set(marker.commit, (commits.get(marker.commit) ?? 0) + 1);
     },
     hold(desired, live, change) {
-      const lost = lossSuspect(desired, live, change);
-      if (lost === null || live === undefined || change === null) return false;
-      held.push({ desired, live, change, lost });
+      const suspect = lossSuspect(desired, live, change);
+      if (suspect === null) return false;
+      held.push(suspect);
       return true;
     },
     needed() {
@@ -222,7 +237,13 @@ export function lossTracker(owner: string): LossTracker {
 
 /** @returns the change tagged as drift (conflict when the files moved too), its outside change measured from `base`. */
 function lostChange(change: Change, desired: Desired, live: LiveScope, base: WrittenState, lost: Lost): Change {
-  const verdict = classifyDrift({ desired: writtenStateOf(desired.policy), live, marker: { owner: '' }, lastApplied: base });
+  const verdict = classifyDrift({
+    desired: writtenStateOf(desired.policy),
+    live,
+    // Stryker disable next-line ObjectLiteral,StringLiteral: classifyDrift reads only a marker's digest; without one it measures from `base`
+    marker: { owner: '' },
+    lastApplied: base,
+  });
   const outside: OutsideChange = { ...(verdict.outside ?? { added: [], removed: [], fields: [] }), lost };
   if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
   return { ...change, origin: verdict.origin === 'conflict' ? 'conflict' : 'drift', outside };

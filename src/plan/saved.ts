@@ -57,7 +57,10 @@ export function parsePlanSchema(text: string, file = 'plan file'): PlanDocument 
       `${file} has formatVersion ${version === undefined ? 'missing' : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`,
     );
   }
-  if (!validatePlan(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validatePlan.errors?.[0])}`);
+  if (!validatePlan(value)) {
+    // Stryker disable next-line OptionalChaining: a compiled validator that returns false has set `errors`; `?.` only satisfies the type
+    throw new PlanFileError(`${file} is not a valid plan: ${describeSchemaError(validatePlan.errors?.[0])}`);
+  }
   return value;
 }
 
@@ -66,7 +69,11 @@ export function planDigest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function describeError(error: ErrorObject | undefined): string {
+/**
+ * @param error the first error of the plan's schema validator (none: the validator reported no error)
+ * @returns where and how the document breaks schemas/plan.schema.json, in one line
+ */
+export function describeSchemaError(error: ErrorObject | undefined): string {
   if (!error) return 'does not match schemas/plan.schema.json';
   const where = error.instancePath === '' ? 'the top level' : error.instancePath;
   const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';

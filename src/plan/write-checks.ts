@@ -14,11 +14,11 @@
  * I/O, linear in the domains written and counted.
  */
 import { checkDomain } from '../policy/domains.js';
-import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../policy/rules.js';
+import { checkRules, compileRules, ruleApplies, type CompiledRule } from '../policy/rules.js';
 import { comparableDomain, comparableDomains } from '../comparable-domain.js';
 import { fingerprint } from './live-fingerprint.js';
 import type { LiveScope } from '../service/types.js';
-import type { Rule } from '../policy/types.js';
+import type { Rule, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { CensusEntry, Change } from './types.js';
 
@@ -68,7 +68,7 @@ export type WrittenOrigin = { domain: string; from: 'policy' } | { domain: strin
  * from the change alone, so a saved plan's changes carry it as well.
  */
 export function writtenOrigins(change: Change): WrittenOrigin[] {
-  const outside = new Set((change.outside?.added ?? []).map(comparableDomain));
+  const outside = new Set(change.outside?.added.map(comparableDomain));
   return change.after.map((domain) => ({ domain, from: outside.has(comparableDomain(domain)) ? 'live' : 'policy' }));
 }
 
@@ -78,10 +78,12 @@ export function writtenOrigins(change: Change): WrittenOrigin[] {
  * @returns the problems of every list `changes` would write, in change order
  */
 export function writeProblems(changes: readonly Change[], rules: readonly Rule[] | undefined, today: string, census?: DomainCensus): WriteProblem[] {
+  // Stryker disable next-line ArrayDeclaration: a placeholder in the default is a rule with no check, which refuses nothing
   const errorRules = (rules ?? []).filter((rule) => (rule.level ?? 'error') === 'error');
-  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule)).compiled;
-  // The entry rules alone, for the live-only domains: the files' entries passed them when loaded.
-  const entryRules = compileRules(errorRules.filter((rule) => rule.requireExpiry !== undefined || rule.maxExpiryDays !== undefined).map(entryRuleOf)).compiled;
+  // Every written domain meets the list rules; the files' entries passed the entry rules, with their dates, when loaded.
+  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, ...rule }) => rule)).compiled;
+  // A live-only domain has no expiry date: of the entry rules only requireExpiry can refuse it (maxExpiryDays reads a date).
+  const entryRules = compileRules(errorRules.map(({ name, scopes, requireExpiry }) => ({ name, scopes, requireExpiry }))).compiled;
   const problems: WriteProblem[] = [];
   const liveOnly = new Map<ScopeKey, string[]>();
   for (const change of changes) {
@@ -90,15 +92,12 @@ export function writeProblems(changes: readonly Change[], rules: readonly Rule[]
       const finding = checkDomain(domain).find((found) => found.severity === 'error');
       if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
     }
-    problems.push(...ruleProblems(listRules, change.key, change.after.map((domain, index) => ({ domain, index })), today));
+    problems.push(...ruleProblems(listRules, change.key, change.after, today));
     const live = writtenOrigins(change).filter((origin) => origin.from === 'live').map((origin) => origin.domain);
-    if (live.length === 0) continue;
     liveOnly.set(change.key, live);
-    const entries = live.map((domain, index) => ({ domain, index }));
-    problems.push(...ruleProblems(entryRules, change.key, entries, today).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
+    problems.push(...ruleProblems(entryRules, change.key, live, today).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
   }
-  const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== undefined)).compiled;
-  if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? new Map()));
+  problems.push(...scopeCountProblems(listRules, changes, liveOnly, census ?? new Map()));
   return problems;
 }
 
@@ -114,21 +113,13 @@ function onlyTakesAway(change: Change): boolean {
   return change.after.every((domain) => before.has(comparableDomain(domain)));
 }
 
-/** @returns the rule with only what speaks of one entry's expiry (and where it applies). */
-function entryRuleOf(rule: Rule): Rule {
-  const entryRule: Rule = { name: rule.name };
-  if (rule.scopes !== undefined) entryRule.scopes = rule.scopes;
-  if (rule.requireExpiry !== undefined) entryRule.requireExpiry = rule.requireExpiry;
-  if (rule.maxExpiryDays !== undefined) entryRule.maxExpiryDays = rule.maxExpiryDays;
-  return entryRule;
-}
+/** A written list stands in no file: the position its findings need, which ruleProblems drops. */
+const NO_PLACE: SourcePos = { file: '', line: 1, column: 1 };
 
-function ruleProblems(rules: readonly CompiledRule[], key: ScopeKey, entries: readonly RuleEntry[], today: string): WriteProblem[] {
-  if (rules.length === 0) return [];
-  const subject = { key, entries, at: () => ({ file: key, line: 1, column: 1 }) };
-  return checkRules(rules, subject, today)
-    .filter((finding) => finding.severity === 'error')
-    .map((finding) => ({ key, check: finding.code, message: finding.message }));
+/** @param rules error-level rules only: every finding refuses */
+function ruleProblems(rules: readonly CompiledRule[], key: ScopeKey, domains: readonly string[], today: string): WriteProblem[] {
+  const subject = { key, entries: domains.map((domain, index) => ({ domain, index })), at: () => NO_PLACE };
+  return checkRules(rules, subject, today).map((finding) => ({ key, check: finding.code, message: finding.message }));
 }
 
 /**
@@ -137,26 +128,19 @@ function ruleProblems(rules: readonly CompiledRule[], key: ScopeKey, entries: re
  * the others by their live one). Only live-only domains can raise a count the files passed.
  */
 function scopeCountProblems(rules: readonly CompiledRule[], changes: readonly Change[], liveOnly: ReadonlyMap<ScopeKey, string[]>, census: DomainCensus): WriteProblem[] {
-  const wanted = new Set([...liveOnly.values()].flat());
-  const written = new Set<ScopeKey>();
-  const holders = new Map<string, ScopeKey[]>();
-  for (const change of changes) {
-    written.add(change.key);
-    for (const domain of change.after) {
-      if (!wanted.has(domain)) continue;
-      const list = holders.get(domain);
-      if (list) list.push(change.key);
-      else holders.set(domain, [change.key]);
-    }
-  }
+  const written = new Set(changes.map((change) => change.key));
+  // Each live-only domain's holders after the run: the unwritten scopes by their live list, then the written ones by their new list.
+  const standing = new Map<string, ScopeKey[]>();
+  for (const domain of [...liveOnly.values()].flat()) standing.set(domain, (census.get(domain) ?? []).filter((holder) => !written.has(holder)));
+  for (const change of changes) for (const domain of change.after) standing.get(domain)?.push(change.key);
   const problems: WriteProblem[] = [];
   for (const rule of rules) {
     const max = rule.rule.maxScopesPerDomain ?? Infinity;
     for (const [key, domains] of liveOnly) {
       if (!ruleApplies(rule, key)) continue;
       for (const domain of domains) {
-        const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
-        const scopes = [...unwritten, ...(holders.get(domain) ?? [])].filter((holder) => ruleApplies(rule, holder)).sort();
+        // Stryker disable next-line ArrayDeclaration: every live-only domain has its holders (above); the default only satisfies the type
+        const scopes = (standing.get(domain) ?? []).filter((holder) => ruleApplies(rule, holder)).sort();
         if (scopes.length <= max) continue;
         const named = scopes.length > 5 ? `${scopes.slice(0, 5).join(', ')}, …` : scopes.join(', ');
         const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named}), kept from the live state by drift: keep`;
