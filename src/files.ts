@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { access, link, lstat, open, realpath, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
+import { basename, dirname, join, relative, isAbsolute, resolve, sep } from 'node:path';
 
 /** @returns true when `file` exists (any kind of entry the process can see). */
 export async function pathExists(file: string): Promise<boolean> {
@@ -91,23 +91,27 @@ export function readRegularFileSync(file: string, options: ReadOptions): Buffer 
   }
 }
 
-/** lstat, then (for a symlink) the target: @returns the real path of a regular file. */
+/**
+ * lstat, then (for a symlink) the target: @returns the real path of a regular file. A relative
+ * `file` is found from `process.cwd()`, the run's directory (src/run/place.ts), and named as given.
+ */
 function resolveRegular(file: string, what: string, realDirectories?: Map<string, string>): string {
+  const onDisk = resolve(file);
   let info;
   try {
-    info = lstatSync(file);
+    info = lstatSync(onDisk);
   } catch (error) {
     throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
   }
   const symlink = info.isSymbolicLink();
   if (symlink) {
-    const target = statOrNull(file);
+    const target = statOrNull(onDisk);
     if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, 'not-regular');
     info = target;
   }
   if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info)})`, 'not-regular');
-  if (symlink || realDirectories === undefined) return realpathSync.native(file);
-  return join(realDirectory(dirname(file), realDirectories), basename(file));
+  if (symlink || realDirectories === undefined) return realpathSync.native(onDisk);
+  return join(realDirectory(dirname(onDisk), realDirectories), basename(onDisk));
 }
 
 // Any failure (no target, a loop, no permission) counts as a symlink to nothing.
@@ -238,12 +242,14 @@ let tempCounter = 0;
  */
 export async function writeFileAtomic(file: string, text: string, options: WriteOptions = {}): Promise<void> {
   const overwrite = options.overwrite ?? true;
-  const existing = await lstat(file).catch(() => null);
+  // A relative `file` is written from process.cwd(), the run's directory, and named as given.
+  const target = resolve(file);
+  const existing = await lstat(target).catch(() => null);
   if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, 'symlink');
   if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, 'not-regular');
   if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: 'EEXIST' });
   const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${++tempCounter}.tmp`);
   try {
     const handle = await open(temp, 'wx', existing ? existing.mode & 0o777 : (options.mode ?? 0o666)).catch((error: unknown) => {
       throw writeError(error, file, dir);
@@ -254,13 +260,13 @@ export async function writeFileAtomic(file: string, text: string, options: Write
     } finally {
       await handle.close();
     }
-    if (overwrite) await rename(temp, file);
-    else await link(temp, file);
+    if (overwrite) await rename(temp, target);
+    else await link(temp, target);
   } finally {
     // After a rename the temp name is gone already; after a link (or a failure) it is removed here.
     await rm(temp, { force: true });
   }
-  await syncDirectory(dir);
+  await syncDirectory(dirname(target));
 }
 
 /** The temp file's name is ours, not the user's: an error names the file and its directory. */
