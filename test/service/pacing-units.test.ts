@@ -26,13 +26,17 @@ describe('AimdWindow', () => {
     expect(window.limit).toBe(10);
   });
 
-  it('takes a smoothed latency at the threshold (3× the fastest, and the fastest + 200 ms) for normal, and above it for slow', () => {
+  // The threshold is the larger of 3× the fastest answer and the fastest + 200 ms.
+  it.each([
+    [20, 220],
+    [200, 600],
+  ])('after a fastest answer of %i ms, takes a smoothed latency of %i ms for normal, and above it for slow', (fastest, threshold) => {
     const window = new AimdWindow(10);
-    window.record(answer(20), window.currentRound);
+    window.record(answer(fastest), window.currentRound);
     window.record({ kind: 'throttled' }, window.currentRound); // a cut forgets the smoothed latency
-    window.record(answer(220), window.currentRound);
+    window.record(answer(threshold), window.currentRound);
     expect(window.limit).toBe(8);
-    window.record(answer(221), window.currentRound);
+    window.record(answer(threshold + 1), window.currentRound); // smoothed a tenth of a millisecond above
     expect(window.limit).toBe(7);
   });
 });
@@ -95,6 +99,7 @@ describe('pacingInterceptor', () => {
     let clock = 1_000;
     const attempt = paced(pacer, () => clock);
     const ok = attempt();
+    ok.onRequestStart?.(controller, {}); // a handler without the callback is fine
     clock += 250;
     ok.onResponseStart?.(controller, 200, {}, 'OK');
     ok.onResponseData?.(controller, Buffer.from('{}'));
