@@ -167,7 +167,7 @@ async function selectedProject(
   projectFlag: string,
   places: readonly PathPlace[],
   all: readonly ProjectPlace[],
-): Promise<{ project: ProjectPlace; paths: string[]; notice?: string }> {
+): Promise<{ project: ProjectPlace; paths: string[]; notice: string | undefined }> {
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
   const project = all.find((one) => one.projectFile === file);
@@ -186,5 +186,5 @@ async function selectedProject(
   });
   const skipped = all.filter((one) => one !== project).reduce((sum, one) => sum + one.files.length, 0);
   const notice = skipped === 0 ? undefined : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? 'file' : 'files'} of other projects skipped`;
-  return { project, paths: [...new Set(paths)], ...(notice === undefined ? {} : { notice }) };
+  return { project, paths: [...new Set(paths)], notice };
 }

@@ -83,6 +83,14 @@ describe('locateRun: projects', () => {
     expect((await locateRun(top, ['x-y', 'x'])).projects.map((one) => path.relative(top, one.projectFile ?? ''))).toEqual(expected);
   });
 
+  it('outside git, takes a path that does not exist for a file in its directory, which holds the project file and the state', async () => {
+    const top = tree({ [`p/${PROJECT}`]: '{}\n' });
+    const place = await locateRun(top, ['p/gone.autojoin.yaml']);
+    expect(place.projectFile).toBe(path.join(top, `p/${PROJECT}`));
+    expect(place.roots).toEqual([path.join(top, 'p')]);
+    expect(place.stateDir).toBe(path.join(top, 'p/.autojoin-sync'));
+  });
+
   it('finds the project file of a policy file nested several levels below it, up to the repository root', async () => {
     const top = tree({ '.git/HEAD': '', [PROJECT]: '{}\n', 'deep/er/still/x.autojoin.yaml': '' });
     expect(summary(top, (await locateRun(top, ['deep'])).projects)).toEqual([[PROJECT, '', ['deep/er/still/x.autojoin.yaml']]]);
@@ -116,6 +124,17 @@ describe('locateRun: --project FILE', () => {
     const place = await locateRun(top, ['a/x.autojoin.yaml', 'loose', 'a'], `a/${PROJECT}`);
     expect(place.paths).toEqual(['a/x.autojoin.yaml', 'a']);
     expect(place.notice).toBe(`--project a/${PROJECT}: 1 policy file of other projects skipped`);
+  });
+
+  it('keeps a path below its directory that holds only its files as given', async () => {
+    const top = monorepo();
+    expect((await locateRun(top, ['a/sub'], `a/${PROJECT}`)).paths).toEqual(['a/sub']);
+  });
+
+  it('outside git, leaves out a named directory of no project that holds its directory', async () => {
+    const top = tree({ 'x.autojoin.yaml': '', [`sub/${PROJECT}`]: '{}\n', 'sub/y.autojoin.yaml': '' });
+    const place = await locateRun(top, ['.', 'sub'], `sub/${PROJECT}`);
+    expect(place.paths).toEqual(['sub']);
   });
 
   it('gives no notice when it skips nothing', async () => {
@@ -158,5 +177,7 @@ describe('locateRun: --project FILE', () => {
       new RunError(`--project b/${PROJECT}: no policy file under a loose has it as its nearest project file (theirs: a/${PROJECT}, none); nothing was read`),
     );
     await expect(locateRun(top, ['a'], `b/${PROJECT}`)).rejects.toBeInstanceOf(RunError);
+    // No path is `.`, named so.
+    await expect(locateRun(path.join(top, 'a'), [], `../b/${PROJECT}`)).rejects.toThrow(/no policy file under \. has it/u);
   });
 });
