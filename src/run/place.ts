@@ -24,6 +24,7 @@ import { discoverPolicyFiles } from '../policy/discover.js';
 import { relativePosix } from '../relative-path.js';
 import { RunError } from '../output/exit-codes.js';
 import { memoized } from '../memo.js';
+import { compareStrings } from '../comparable-domain.js';
 
 /** Directory (at the repository root of the paths; outside git, in the first named directory) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';
@@ -88,6 +89,7 @@ export async function locateRun(cwd: string, paths: readonly string[], projectFl
   const all = projectsOf(places);
   const selected = projectFlag === undefined ? null : await selectedProject(cwd, projectFlag, places, all);
   const projects = selected === null ? all : [selected.project];
+  // Stryker disable next-line OptionalChaining: a list of length 1 has its first project
   const only = projects.length === 1 ? projects[0]?.projectFile : undefined;
   // Outside git there is no repository to name files from: they are named from cwd, as given.
   const base = first.inGit ? first.root : path.resolve(cwd);
@@ -104,6 +106,7 @@ export async function locateRun(cwd: string, paths: readonly string[], projectFl
 async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const absolute = path.resolve(cwd, given);
   // A file's directory; a path that does not exist (reported later) counts as a file.
+  // Stryker disable next-line ArrowFunction: a path stat cannot read is no directory, null or undefined alike
   const isDirectory = (await stat(absolute).catch(() => null))?.isDirectory() ?? false;
   const dir = isDirectory ? absolute : path.dirname(absolute);
   const repository = await repositoryRoot(dir);
@@ -133,27 +136,23 @@ function nearestProjectFile(dir: string, top: string): string | null {
   for (let at = dir; ; at = path.dirname(at)) {
     const candidate = path.join(at, PROJECT_FILE);
     if (existsSync(candidate)) return candidate;
-    if (at === top || !isInside(top, at) || path.dirname(at) === at) return null;
+    // `top` is `dir` or above it, so the walk meets it; isInside only stops one that would climb past it.
+    if (at === top || !isInside(top, at)) return null;
   }
 }
 
 /** The run's projects: its policy files grouped by project file (those with none form one, at the first of their roots), project files first, by path. */
 function projectsOf(places: readonly PathPlace[]): ProjectPlace[] {
-  const groups = new Map<string, ProjectPlace>();
+  const groups = new Map<string | null, ProjectPlace>();
   for (const place of places) {
     for (const [file, policies] of place.projectFiles) {
       // Policy files without a project file share no settings but the defaults: one project of the run's, at the first root.
-      const id = file ?? '\0none';
-      const group = groups.get(id);
+      const group = groups.get(file);
       if (group) group.files.push(...policies);
-      else groups.set(id, { ...(file === null ? {} : { projectFile: file }), dir: file === null ? place.root : path.dirname(file), files: [...policies] });
+      else groups.set(file, { ...(file === null ? {} : { projectFile: file }), dir: file === null ? place.root : path.dirname(file), files: [...policies] });
     }
   }
-  return [...groups.values()].sort((a, b) => Number(a.projectFile === undefined) - Number(b.projectFile === undefined) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return [...groups.values()].sort((a, b) => Number(a.projectFile === undefined) - Number(b.projectFile === undefined) || compareStrings(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
 }
 
 /**
@@ -168,7 +167,7 @@ async function selectedProject(
   projectFlag: string,
   places: readonly PathPlace[],
   all: readonly ProjectPlace[],
-): Promise<{ project: ProjectPlace; paths: string[]; notice?: string }> {
+): Promise<{ project: ProjectPlace; paths: string[]; notice: string | undefined }> {
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
   const project = all.find((one) => one.projectFile === file);
@@ -187,5 +186,5 @@ async function selectedProject(
   });
   const skipped = all.filter((one) => one !== project).reduce((sum, one) => sum + one.files.length, 0);
   const notice = skipped === 0 ? undefined : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? 'file' : 'files'} of other projects skipped`;
-  return { project, paths: [...new Set(paths)], ...(notice === undefined ? {} : { notice }) };
+  return { project, paths: [...new Set(paths)], notice };
 }

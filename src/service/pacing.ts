@@ -48,8 +48,8 @@ export type Signal = { kind: 'answer'; latencyMs: number } | { kind: 'throttled'
 export class AimdWindow {
   private size: number;
   private round = 0;
-  /** The limit a congestion signal last cut; undefined before the first. */
-  private cutAt: number | undefined;
+  /** The limit a congestion signal last cut; infinitely far before the first. */
+  private cutAt = Number.POSITIVE_INFINITY;
   private fastestMs = Number.POSITIVE_INFINITY;
   private smoothedMs: number | undefined;
 
@@ -77,7 +77,7 @@ export class AimdWindow {
       this.decrease(sentIn);
       return;
     }
-    const nearCut = this.cutAt !== undefined && Math.abs(this.size - this.cutAt) < 1;
+    const nearCut = Math.abs(this.size - this.cutAt) < 1;
     this.size = Math.min(this.max, this.size + (nearCut ? PROBE_GROWTH : 1) / this.size);
   }
 
@@ -129,6 +129,7 @@ export function createPacer(max: number, now: () => number = Date.now): Pacer {
       return;
     }
     // Each waiter takes its permit, and with it its place in flight, as it is called.
+    // Stryker disable next-line OptionalChaining: the loop's guard says a waiter is there
     while (waiting.length > 0 && inFlight < window.limit) waiting.shift()?.();
   };
   const permit = (): Permit => {
