@@ -177,7 +177,17 @@ describe('the client against a service that pushes back', () => {
   const PATIENT = { ...FAST_RETRY, maxRetries: 20 };
 
   it('uses the whole pool: 64 connections put more than 16 requests in flight', async () => {
-    const peer = closeAfterTest(await startPeer({ latencyMs: 30, maxInFlight: 16, generate: { scopes: 200 } }, { connections: 64, retry: PATIENT }));
+    // The first 16 admitted are held until all 16 are: a 17th sent meanwhile is over the limit
+    // whatever the machine's load (a pool of 16 or fewer would never get a 429).
+    let held = 0;
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const beforeAnswer = async (): Promise<void> => {
+      held += 1;
+      if (held === 16) open();
+      await gate;
+    };
+    const peer = closeAfterTest(await startPeer({ latencyMs: 30, maxInFlight: 16, beforeAnswer, generate: { scopes: 200 } }, { connections: 64, retry: PATIENT }));
     const refs = Array.from({ length: 200 }, (_, i) => ({ scopeType: 'team', scope: `scope-${String(i + 1).padStart(4, '0')}` }));
     const live = await readLiveState(peer.client, refs, { mode: 'by-scope' });
     expect(live.size).toBe(200);
