@@ -151,9 +151,10 @@ describe('createScopeCounter', () => {
       { name: 'teams', scopes: ['team/*'], maxScopesPerDomain: 1 },
       { name: 'none', maxScopesPerDomain: 0 },
     ];
-    expect(counted(rules, [subject('team/a', ['acme.com']), subject('org/o', ['acme.com'])])).toEqual([
+    expect(counted(rules, [subject('team/a', ['acme.com']), subject('org/o', ['acme.com', 'solo.com'])])).toEqual([
       'team/a.yaml:10:5: error rule-max-scopes: rule "none": acme.com appears in 2 scopes, more than 0 (org/o, team/a)',
       'org/o.yaml:10:5: error rule-max-scopes: rule "none": acme.com appears in 2 scopes, more than 0 (org/o, team/a)',
+      'org/o.yaml:11:5: error rule-max-scopes: rule "none": solo.com appears in 1 scopes, more than 0 (org/o)',
     ]);
   });
 });
