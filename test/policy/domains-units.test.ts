@@ -69,6 +69,7 @@ describe('checkDomain: the registries', () => {
     ['gmail.com', ['error webmail-domain: gmail.com is a webmail domain; the service would reject it with 400 (anyone can get an address there)']],
     ['co.uk', ['error public-suffix: co.uk is a public suffix, not one organization\'s domain; anyone with an address at co.uk could join']],
     ['acme.com', []],
+    ['acme.github.io', []], // github.io is a private suffix: acme.github.io is one organization's
     ['gmаil.com', ['error homograph: xn--gmil-63d.com (gmаil.com) mixes scripts in one label (Latin and Cyrillic): the mark of a look-alike domain']],
   ])('%j: %j', (text, expected) => {
     expect(messages(text)).toEqual(expected);
@@ -97,7 +98,8 @@ describe('normalizeDomain', () => {
     ['http://Acme.com.', 'http://acme.com.'],
     ['*.acme.com.', '*.acme.com.'],
     ['acme.com..', 'acme.com..'],
-  ])('keeps text that is no hostname only trimmed and lower-cased, its final dot too: %j', (raw, expected) => {
+    [' Acme.COM. ', 'acme.com'],
+  ])('drops the final dot of a hostname; keeps text that is no hostname only trimmed and lower-cased: %j', (raw, expected) => {
     expect(normalizeDomain(raw)).toBe(expected);
   });
 });
@@ -112,6 +114,8 @@ describe('domainPartOf', () => {
     ['acme.com/path', 'acme.com'],
     ['http://[bad', 'http://[bad'],
     [' acme.com ', 'acme.com'],
+    ['Bücher.DE', 'Bücher.DE'],
+    ['bob@acme.com/a://b', 'acme.com/a://b'],
   ])('%j → %j', (text, part) => {
     expect(domainPartOf(text)).toBe(part);
   });
