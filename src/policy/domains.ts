@@ -45,7 +45,7 @@ export interface DomainFinding {
  */
 export function normalizeDomain(raw: string): string {
   const lower = raw.trim().toLowerCase();
-  if (lower === '' || /[@/:*\s[\]]/.test(lower)) return lower;
+  if (/[@/:*\s[\]]/.test(lower)) return lower;
   return withoutFinalDot(asciiDomain(lower));
 }
 
