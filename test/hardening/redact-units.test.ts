@@ -44,6 +44,8 @@ describe('secretForms', () => {
     ['abcde', ['abcde', 'ABCDE', '6162636465', '%61%62%63%64%65', 'YWJjZGU=', 'YWJjZGU', 'YWJjZG', 'FiY2Rl', 'hYmNkZ']],
     // two padding characters; runs under six characters (YWJjZ) are not forms
     ['abcd', ['abcd', 'ABCD', '61626364', '%61%62%63%64', 'YWJjZA==', 'YWJjZA']],
+    // padding where base64 differs from base64url (which has none)
+    ['~~~~', ['~~~~', '7e7e7e7e', '%7E%7E%7E%7E', '&#126;&#126;&#126;&#126;', 'fn5+fg==', 'fn5+fg', 'fn5-fg']],
     // base64url differs from base64
     ['a?>', ['a?>', 'A?>', 'a%3F%3E', '613f3e', '%61%3F%3E', 'a?&#62;', 'YT8+', 'YT8-']],
     // a blank secret's trimmed form is empty: no form
@@ -64,6 +66,10 @@ describe('createRedactor', () => {
     ['split, escaped for markdown', escapeMarkdown(split)],
   ])('replaces the key %s, and only it', (_what, form) => {
     expect(createRedactor([SHORT])(`name: ${form}.`)).toBe('name: ***.');
+  });
+
+  it('replaces every split key in a text, in any case', () => {
+    expect(createRedactor([SHORT])(`${split} and ${split.toUpperCase()}`)).toBe('*** and ***');
   });
 
   it('leaves a text with zero-width characters but no secret as it is', () => {
