@@ -49,11 +49,11 @@ interface Echo {
 }
 
 /**
- * Every offset with AUTOJOIN_LONG_TESTS=1 (CI); otherwise every eighth, and always the offsets where
+ * Every offset with AUTOJOIN_LONG_TESTS=1 (CI); otherwise every fourth, and always the offsets where
  * the key starts or ends at the cut, one before and one after: the fast tier stays fast, CI sees all.
  */
 function everyOffset(at: number, cut: number, shown: number): boolean {
-  return LONG || at % 8 === 0 || [cut - shown, cut].some((edge) => Math.abs(at - edge) <= 1);
+  return LONG || at % 4 === 0 || [cut - shown, cut].some((edge) => Math.abs(at - edge) <= 1);
 }
 
 /** One scope per form and offset around the cut of `kind`. */
