@@ -22,18 +22,29 @@ const REPORT = 'reports/mutation/mutation.json';
  * a floor when its module's score rises; a module not listed here is held to DEFAULT_FLOOR.
  */
 export const FLOORS = {
+  'src/plan/diff.ts': 95,
+  'src/plan/safety.ts': 95,
+  'src/plan/ownership.ts': 95,
+  'src/plan/three-way.ts': 95,
+  'src/plan/drift.ts': 95,
+  'src/plan/write-checks.ts': 95,
+  'src/plan/merge.ts': 95,
+  'src/plan/shard.ts': 95,
+  'src/plan/only-expired.ts': 95,
+  'src/plan/saved.ts': 95,
+  'src/reconcile/saved-plan.ts': 95,
+  'src/plan/history-place.ts': 95,
   'src/history/prune.ts': 95,
   'src/history/behind.ts': 95,
-  'src/plan/three-way.ts': 95,
-  'src/plan/diff.ts': 95,
-  'src/plan/only-expired.ts': 95,
-  'src/reconcile/saved-plan.ts': 95,
-  'src/plan/shard.ts': 95,
+  'src/redact.ts': 95,
   'src/plan/redacted.ts': 95,
-  'src/plan/safety.ts': 95,
-  'src/plan/merge.ts': 79,
+  'src/policy/domains.ts': 95,
+  'src/policy/rules.ts': 94,
+  'src/service/retry.ts': 95,
+  'src/service/pacing.ts': 95,
+  'src/run/place.ts': 95,
 };
-/** Unmeasured modules: the issue's run put every module it did not name as lowest at 63 % or more (docs/testing.md). */
+/** A module added to MUTATE before it is measured: the issue's whole-tree run put every module it did not name as lowest at 63 % or more. */
 export const DEFAULT_FLOOR = 60;
 
 /** @returns the listed modules the commits from `base` to HEAD touched */
