@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPolicies } from '../../src/policy/index.js';
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
+import { renamedDiagnostics } from '../../src/render/shown-here.js';
 import { runCli } from '../support/cli.js';
 
 const fixture = (dir: string): string => fileURLToPath(new URL(`../fixtures/policies/${dir}/`, import.meta.url));
@@ -43,7 +44,10 @@ describe('autojoin-sync validate', () => {
     const result = await runCli(['validate'], { cwd, env: { AUTOJOIN_BASE_URL: baseUrl, AUTOJOIN_API_KEY: 'sekret-key-123' } });
     const expected = await loadPolicies([shown('bad')], { cwd: REPO });
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe(expected.diagnostics.map((d) => `${formatDiagnostic({ ...d, file: d.file.replace(shown('bad'), '') })}\n`).join(''));
+    // Every file named, the line's own and those inside its message, from the directory the run started in.
+    const here = renamedDiagnostics(expected.diagnostics, (file) => file.replace(shown('bad'), ''));
+    expect(result.stdout).toBe(here.map((d) => `${formatDiagnostic(d)}\n`).join(''));
+    expect(result.stdout).not.toContain(shown('bad'));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.length).toBe(64);
     for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
