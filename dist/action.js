@@ -53995,8 +53995,8 @@ async function projectFileInRepository(options) {
   const file = options.project.file;
   if (!file) return void 0;
   const top = await repositoryRoot(path13.resolve(options.cwd)) ?? await gitTop(options.cwd);
-  const relative2 = top === void 0 ? "" : path13.relative(top, path13.resolve(options.cwd, file));
-  return relative2 === "" || relative2.startsWith("..") || path13.isAbsolute(relative2) ? void 0 : relative2.split(path13.sep).join("/");
+  const absolute = path13.resolve(options.cwd, file);
+  return top === void 0 || top === absolute || !isInside(top, absolute) ? void 0 : relativePosix(top, absolute);
 }
 async function gitTop(cwd) {
   try {

@@ -21,7 +21,8 @@ import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
 import { runGit } from '../git/command.js';
 import { streamBlobs, type BlobStream } from '../git/blobs.js';
-import { repositoryRoot } from '../files.js';
+import { isInside, repositoryRoot } from '../files.js';
+import { relativePosix } from '../relative-path.js';
 import { shortCommit } from '../redact.js';
 
 export interface LastAppliedOptions {
@@ -174,8 +175,8 @@ async function projectFileInRepository(options: LastAppliedOptions): Promise<str
   const file = options.project.file;
   if (!file) return undefined;
   const top = (await repositoryRoot(path.resolve(options.cwd))) ?? (await gitTop(options.cwd));
-  const relative = top === undefined ? '' : path.relative(top, path.resolve(options.cwd, file));
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+  const absolute = path.resolve(options.cwd, file);
+  return top === undefined || top === absolute || !isInside(top, absolute) ? undefined : relativePosix(top, absolute);
 }
 
 /** The top of the repository when no `.git` lies above `cwd` (GIT_DIR, say). */
