@@ -119,9 +119,14 @@ describe('readLiveState concurrency and failures', () => {
   /** @param connections the client's --concurrency: its window's ceiling, so the bound on reads in flight */
   async function slowListingServer(delayMs: number, failScope?: string, connections?: number) {
     const stats = { inFlight: 0, maxInFlight: 0 };
+    // The first answers wait until the window is full, so the count reaches it whatever the machine's load.
+    let open: () => void = () => undefined;
+    const full = new Promise<void>((resolve) => (open = resolve));
     server = closeAfterTest(await startHostileServer(async (request, response) => {
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      if (stats.inFlight >= (connections ?? 1)) open();
+      await full;
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       stats.inFlight--;
       const scope = scopeOf(request.url);
