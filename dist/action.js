@@ -50273,34 +50273,119 @@ function walkWorkingTree(repository, paths, output, walk2) {
 
 // src/git/blobs.ts
 function streamBlobs(options) {
-  const checking = [];
-  let git;
+  let reader;
   let asked = [];
   const send = () => {
-    if (asked.length > 0) void (git ??= startBlobProcesses(options, checking)).check.write(`${asked.join("\n")}
-`);
+    if (asked.length > 0) (reader ??= readerWithFallback(options)).ask(asked);
     asked = [];
   };
   return {
     read(name, onRead) {
-      checking.push({ name, onRead });
-      if (asked.push(name) === 1) setImmediate(send);
+      if (asked.push({ name, onRead }) === 1) setImmediate(send);
     },
     async close() {
       send();
-      if (!git) return;
-      const { check, contents } = git;
-      check.end();
-      await check.done.finally(() => contents.end());
-      await contents.done;
+      await reader?.close();
     }
   };
 }
-function startBlobProcesses(options, checking) {
+function readerWithFallback(options) {
+  const everyAsked = [];
+  const command = commandReader(options);
+  return {
+    ask(asked) {
+      everyAsked.push(...asked);
+      command.ask(asked);
+    },
+    async close() {
+      try {
+        await command.close();
+      } catch (error4) {
+        if (!command.unsupported(error4)) throw error4;
+        const legacy = twoProcessReader(options);
+        legacy.ask(everyAsked);
+        await legacy.close();
+      }
+    }
+  };
+}
+var FOUND = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+) (\d+)$/u;
+function commandReader(options) {
+  const owed = [];
+  let streaming;
+  let contentsToAsk = [];
+  let answered = false;
+  let closing = false;
+  let ended = false;
+  const onHeader = (line) => {
+    const next = owed.shift();
+    const found = FOUND.exec(line);
+    if (next?.kind === "contents") {
+      if (found) streaming = next.onRead;
+      else next.onRead({ kind: "missing" });
+      return found ? Number(found[3]) + 1 : 0;
+    }
+    const [, oid = "", type, size = ""] = found ?? [];
+    if (!next) return 0;
+    if (type !== "blob") next.asked.onRead({ kind: "missing" });
+    else if (Number(size) > options.maxBytes) next.asked.onRead({ kind: "too-large", size: Number(size) });
+    else {
+      owed.push({ kind: "contents", onRead: next.asked.onRead });
+      contentsToAsk.push(oid);
+    }
+    return 0;
+  };
+  const parse = batchParser(onHeader, (bytes) => {
+    streaming?.({ kind: "blob", bytes });
+    streaming = void 0;
+  });
+  const endWhenAnswered = () => {
+    if (!closing || ended || owed.length > 0 || streaming !== void 0) return;
+    ended = true;
+    git.end();
+  };
+  const git = startGit(["cat-file", "--batch-command", "--buffer"], {
+    ...options,
+    onData: (chunk) => {
+      answered = true;
+      parse(chunk);
+      if (contentsToAsk.length > 0) void git.write(`${contentsToAsk.map((oid) => `contents ${oid}`).join("\n")}
+flush
+`);
+      contentsToAsk = [];
+      endWhenAnswered();
+    }
+  });
+  git.done.catch(() => void 0);
+  return {
+    ask(asked) {
+      for (const one of asked) owed.push({ kind: "info", asked: one });
+      void git.write(`${asked.map((one) => `info ${one.name}`).join("\n")}
+flush
+`);
+    },
+    async close() {
+      closing = true;
+      endWhenAnswered();
+      await git.done;
+    },
+    unsupported: (error4) => !answered && error4 instanceof GitFailedError && error4.detail.includes("batch-command")
+  };
+}
+function twoProcessReader(options) {
+  const checking = [];
   const reading = [];
   const contents = startGit(["cat-file", "--batch", "--buffer"], {
     ...options,
-    onData: batchParser((bytes) => reading.shift()?.(bytes ? { kind: "blob", bytes } : { kind: "missing" }))
+    onData: batchParser(
+      (line) => {
+        const found = FOUND.exec(line);
+        if (found) return Number(found[3]) + 1;
+        reading.shift()?.({ kind: "missing" });
+        return 0;
+      },
+      (bytes) => reading.shift()?.({ kind: "blob", bytes })
+    )
   });
   let pending = "";
   const check = startGit(["cat-file", "--batch-check=%(objecttype) %(objectsize)", "--buffer"], {
@@ -50325,7 +50410,18 @@ function startBlobProcesses(options, checking) {
     }
   });
   for (const git of [check, contents]) git.done.catch(() => void 0);
-  return { check, contents };
+  return {
+    ask(asked) {
+      checking.push(...asked);
+      void check.write(`${asked.map((one) => one.name).join("\n")}
+`);
+    },
+    async close() {
+      check.end();
+      await check.done.finally(() => contents.end());
+      await contents.done;
+    }
+  };
 }
 async function readBlobs(names, options, onBlob) {
   if (names.length === 0) return;
@@ -50333,7 +50429,7 @@ async function readBlobs(names, options, onBlob) {
   for (const name of names) stream.read(name, (read) => onBlob(name, read));
   await stream.close();
 }
-function batchParser(onContent) {
+function batchParser(onHeader, onContent) {
   let pending = Buffer.alloc(0);
   let body = null;
   return (chunk) => {
@@ -50346,13 +50442,10 @@ function batchParser(onContent) {
           pending = Buffer.from(data);
           return;
         }
-        const size = Number(data.subarray(0, end).toString("latin1").split(" ")[2]);
+        const size = onHeader(data.subarray(0, end).toString("latin1"));
         data = data.subarray(end + 1);
-        if (!Number.isInteger(size)) {
-          onContent(null);
-          continue;
-        }
-        body = { bytes: Buffer.allocUnsafe(size + 1), filled: 0 };
+        if (size === 0) continue;
+        body = { bytes: Buffer.allocUnsafe(size), filled: 0 };
       }
       const take = Math.min(body.bytes.length - body.filled, data.length);
       data.copy(body.bytes, body.filled, 0, take);
