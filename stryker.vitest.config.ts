@@ -24,6 +24,8 @@ export default defineConfig({
           ...(only && only.length > 0 ? { include: only } : {}),
           pool: 'forks',
           setupFiles: ['test/support/fast-check-seed.ts'],
+          // The property counts the scores were measured with (test/support/long.ts).
+          env: { AUTOJOIN_MUTATION_RUNS: '1' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -162,7 +162,7 @@ describe('the verdict over the whole, whatever the parts', () => {
           await rm(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: runs(3, 6) },
+      { numRuns: runs(2, 6, 3) },
     );
     expect(counted).toBeGreaterThan(0);
   }, 600_000);

@@ -18,6 +18,7 @@ import { settingsIn } from '../../src/run/settings.js';
 import { createClient } from '../../src/service/client.js';
 import { commitAll } from '../support/git.js';
 import '../support/fast-check-seed.js';
+import { runs } from '../support/long.js';
 
 const KEY = 'sk-verdict-property-3e91';
 const DAY = '2026-03-01';
@@ -94,7 +95,7 @@ describe('plan\'s cautions are apply\'s refusals', () => {
         expect(data(refused)).toEqual(data(cautions.filter((caution) => caution.kind === first)));
         expect(wrote).toBe(false);
       }),
-      { numRuns: 12 },
+      { numRuns: runs(6, 12, 12) },
     );
     // The estates reach both sides: some plans are cautioned.
     expect(refusedRuns).toBeGreaterThan(0);

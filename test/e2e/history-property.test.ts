@@ -30,7 +30,7 @@ import { git, gitSteps } from '../support/git.js';
 import { runs } from '../support/long.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
-const RUNS = runs(3, 50);
+const RUNS = runs(1, 50, 3);
 const SCOPES = ['s0', 's1', 's2', 's3', 's4'];
 const TYPES = ['team', 'workspace'] as const;
 const FILES = ['a.autojoin.yaml', 'b.autojoin.yaml', 'sub/c.autojoin.yaml', 'd.autojoin.yaml'];

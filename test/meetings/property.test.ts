@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDomain } from '../../src/policy/domains.js';
 import { repo, type Repo } from './support.js';
+import { runs } from '../support/long.js';
 
 const DAYS = ['2026-03-01', '2026-03-08', '2026-03-12', '2026-03-20', '2026-04-02'];
 const GRANT_DATES = ['2026-03-05', '2026-03-10', '2026-03-15', '2026-03-30'];
@@ -135,7 +136,7 @@ describe('expiry, keep, adopt, rules, metadata and admin edits, in any order', (
           await r.close();
         }
       }),
-      { numRuns: 6 },
+      { numRuns: runs(3, 6, 6) },
     );
   });
 });

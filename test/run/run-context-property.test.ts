@@ -17,6 +17,7 @@ import { parsePlan, serializePlan, type Plan } from '../../src/plan/index.js';
 import { commitAll } from '../support/git.js';
 import { writeFiles } from '../e2e/support.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
+import { runs } from '../support/long.js';
 
 const LAYOUTS = ['root', 'subfolder', 'two'] as const;
 const PLACES = ['root', 'subfolder', 'outside'] as const;
@@ -108,7 +109,7 @@ describe('one answer from any directory (property)', () => {
           await rm(top, { recursive: true, force: true });
         }
       }),
-      { numRuns: 6 },
+      { numRuns: runs(3, 6, 6) },
     );
   });
 });
