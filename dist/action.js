@@ -44701,11 +44701,14 @@ function gitFailed(args, context, output) {
 // src/git/ancestry.ts
 var AllSeen = class extends Error {
 };
-async function ancestryOf(dir, commits) {
+async function ancestryOf(dir, commits, walked) {
   const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
   const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
   const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
-  if (pending.size === 0) return { notAncestors, shallow: false };
+  if (walked) {
+    for (const commit of pending) if (!walked.has(commit)) notAncestors.add(commit);
+  }
+  if (pending.size === 0 || walked) return { notAncestors, shallow: false };
   let rest = "";
   const git = startGit(["rev-list", "HEAD"], {
     cwd: dir,
@@ -49033,7 +49036,8 @@ async function placedInHistory(plan2, markers, where) {
 async function ancestryOfMarkers(markers, owner, where) {
   if (where.head === void 0) return void 0;
   const commits = markerCommitsToCheck(markers, owner, where.runOwners);
-  return commits.size === 0 ? void 0 : ancestryOf(where.base, commits);
+  if (commits.size === 0) return void 0;
+  return ancestryOf(where.base, commits, where.walked?.head === where.head ? where.walked : void 0);
 }
 function placedBy(plan2, markers, ancestry, runOwners) {
   return ancestry === void 0 ? plan2 : placeInHistory(plan2, markers, ancestry, runOwners);
@@ -50147,7 +50151,7 @@ async function readReplacedVersions(repository, paths, onVersion) {
       "pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. " + worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint("prune", false)}.`
     );
   }
-  if (repository.head === null) return;
+  if (repository.head === null) return void 0;
   const walk2 = createWalk(paths, onVersion);
   const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
   const [, worktree] = await Promise.all([
@@ -50156,6 +50160,7 @@ async function readReplacedVersions(repository, paths, onVersion) {
   ]);
   walkWorkingTree(repository, paths, worktree, walk2);
   for (const change of walk2.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
+  return { head: repository.head, has: (commit) => walk2.projects.has(commit) };
 }
 function createWalk(paths, onVersion) {
   return {
@@ -50610,9 +50615,10 @@ async function findPruned(request2, context, declared) {
   const elsewhere = await notDeclaredElsewhere(found.pruned.filter((policy2) => !kept.has(policy2.key)), context);
   return { ...found, pruned: elsewhere.pruned, outside: elsewhere.outside };
 }
-async function undeclaredInHistory(context, declared) {
+async function undeclaredInHistory(context, declared, onWalked) {
   try {
-    const { pruned } = await findPruned({ history: true }, context, declared);
+    const { pruned, walked } = await findPruned({ history: true }, context, declared);
+    if (walked) onWalked?.(walked);
     return pruned.map((policy2) => policy2.key).sort();
   } catch (error4) {
     if (error4 instanceof GitRevisionError) return null;
@@ -50624,14 +50630,15 @@ async function prunedFromHistory(context, declared) {
   const paths = repository && historyPaths(repository, context.paths, context.excluded);
   if (!repository || !paths) return NOTHING_PRUNED;
   const reader = pastReader(repository, context, declared, "pruning");
+  let walked;
   try {
-    await readReplacedVersions(repository, paths, (version) => reader.add(version));
+    walked = await readReplacedVersions(repository, paths, (version) => reader.add(version));
   } catch (error4) {
     await reader.finish().catch(() => void 0);
     throw error4;
   }
   const past = await reader.finish();
-  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics, ...walked ? { walked } : {} };
 }
 async function prunedSince(rev, context, declared) {
   const what = wordHint(hint("pruneFrom", rev));
@@ -53885,7 +53892,7 @@ function desiredScopes(options, request2) {
     if (result2 === void 0) throw new Error("the scopes to plan were not all read");
     return result2;
   };
-  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [] };
+  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [], walked: () => stop.walked };
 }
 async function* scopesToPlan(options, request2, stop) {
   const declared = /* @__PURE__ */ new Set();
@@ -53960,7 +53967,8 @@ async function* prunedScopes(options, request2, declared, stop) {
   const context = { paths: prunePlace?.paths ?? paths, cwd, project: project2, secrets: options.secrets, ...prunePlace ? { excluded: prunePlace.excluded } : {}, ...baseRepository2 ? { repository: baseRepository2 } : {} };
   const found = await findPruned(request2.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
-  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
+  stop.walked = found.walked;
+  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice, stop);
   const pruned = new Set(found.pruned.map((policy2) => policy2.key));
   const seen = { has: (key) => declared.has(key) || pruned.has(key) };
   checkTargetsMatched(request2.targets, seen);
@@ -53969,9 +53977,9 @@ async function* prunedScopes(options, request2, declared, stop) {
   for (const policy2 of found.pruned.filter(request2.inPlan)) yield { pruned: policy2 };
   return diagnostics;
 }
-async function noticeUnpruned(context, declared, notice3) {
+async function noticeUnpruned(context, declared, notice3, stop) {
   if (!notice3) return;
-  const left = await undeclaredInHistory(context, declared);
+  const left = await undeclaredInHistory(context, declared, (history) => stop.walked = history);
   if (!left || left.length === 0) return;
   const listed = firstItems(left, 5, () => ", \u2026");
   notice3(
@@ -54165,7 +54173,7 @@ async function makePlan(options) {
     throw error4;
   }
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners });
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners, walked: desired.walked() });
   ancestry.catch(() => void 0);
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
   const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);

@@ -5,9 +5,16 @@
  * HEAD` streams HEAD's history and stops as soon as every commit asked about was seen (the last
  * apply is usually near HEAD, so that is early). A commit not seen is not an ancestor: behind,
  * foreign, or, in a shallow clone, cut off (then `shallow` says so, from a second call made only
- * in that case).
+ * in that case). A run that walked HEAD's whole history already (pruning, or counting what pruning
+ * would clear: src/history/walk.ts) is answered from that walk, without git.
  */
 import { runGit, startGit } from './command.js';
+
+/** The commits of a walk of HEAD's whole history (src/history/walk.ts): HEAD and every ancestor. */
+export interface WalkedHistory {
+  head: string;
+  has(commit: string): boolean;
+}
 
 export interface Ancestry {
   /** The commits asked about that are not HEAD nor an ancestor of it (git cannot find them, or they are another history's). */
@@ -22,12 +29,15 @@ class AllSeen extends Error {}
 /**
  * @param dir a directory of the repository
  * @param commits full commit ids (40 or 64 hex); anything else counts as not an ancestor
+ * @param walked the run's walk of this HEAD's history, when pruning made one: answers without git
+ *   (the walk refuses a shallow clone, so nothing it answers is cut off)
  */
-export async function ancestryOf(dir: string, commits: Iterable<string>): Promise<Ancestry> {
+export async function ancestryOf(dir: string, commits: Iterable<string>, walked?: WalkedHistory): Promise<Ancestry> {
   const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
   const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
   const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
-  if (pending.size === 0) return { notAncestors, shallow: false };
+  if (walked) for (const commit of pending) if (!walked.has(commit)) notAncestors.add(commit);
+  if (pending.size === 0 || walked) return { notAncestors, shallow: false };
   let rest = '';
   const git = startGit(['rev-list', 'HEAD'], {
     cwd: dir,

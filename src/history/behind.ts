@@ -4,7 +4,7 @@
  * it (`--allow-behind TYPE/ID`, globs; `*` re-anchors every marker after a history rewrite).
  * The ancestry of all the marker commits of a run is one git call (src/git/ancestry.ts).
  */
-import { ancestryOf, type Ancestry } from '../git/ancestry.js';
+import { ancestryOf, type Ancestry, type WalkedHistory } from '../git/ancestry.js';
 import { scopeGlob, type ScopeGlob } from '../policy/globs.js';
 import { hint, worded } from '../hint.js';
 import { markerCommitsToCheck, placeInHistory } from '../plan/history-place.js';
@@ -22,6 +22,8 @@ export interface HistoryPlace {
   head?: string;
   /** A run of several projects: the owners of its projects, whose markers a move re-marks (src/plan/run-owners.ts). */
   runOwners?: ReadonlySet<string>;
+  /** The history the run's pruning walked: answers the ancestry when it walked this HEAD. */
+  walked?: WalkedHistory;
 }
 
 /** The plan placed in this checkout's history (history-place.ts): one git call for every marker commit. */
@@ -37,7 +39,8 @@ export async function placedInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey,
 export async function ancestryOfMarkers(markers: ReadonlyMap<ScopeKey, Marker>, owner: string, where: HistoryPlace): Promise<Ancestry | undefined> {
   if (where.head === undefined) return undefined;
   const commits = markerCommitsToCheck(markers, owner, where.runOwners);
-  return commits.size === 0 ? undefined : ancestryOf(where.base, commits);
+  if (commits.size === 0) return undefined;
+  return ancestryOf(where.base, commits, where.walked?.head === where.head ? where.walked : undefined);
 }
 
 /** The plan placed in history by {@link ancestryOfMarkers}'s answer (undefined: as it is). */

@@ -21,6 +21,7 @@ import { openRepository, type Repository } from '../git/repository.js';
 import { readReplacedVersions } from './walk.js';
 import { historyPaths, versionsAt } from './policy-tree.js';
 import { keyOf, pastScopeReader, type PastScopeReader } from './versions.js';
+import type { WalkedHistory } from '../git/ancestry.js';
 
 /** What to prune: the flags and the project file's `prune` settings, already merged. */
 export interface PruneRequest {
@@ -36,6 +37,8 @@ export interface Pruned {
   diagnostics: Diagnostic[];
   /** Candidates not pruned because a policy file outside the paths declares them now: where. */
   outside?: DeclaredOutside[];
+  /** The history pruning walked (HEAD and every ancestor), when it walked one. */
+  walked?: WalkedHistory;
 }
 
 export const NOTHING_PRUNED: Pruned = { pruned: [], diagnostics: [] };
@@ -76,12 +79,13 @@ export async function findPruned(request: PruneRequest, context: PruneContext, d
 
 /**
  * For a run without pruning: the scopes pruning would consider (history, not declared now, not
- * kept), so the plan can say how many are left as they are. Never fails the run: a shallow clone
- * or a git error gives null (not known).
+ * kept), so the plan can say how many are left as they are; `onWalked` gets the history it walked.
+ * Never fails the run: a shallow clone or a git error gives null (not known).
  */
-export async function undeclaredInHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<ScopeKey[] | null> {
+export async function undeclaredInHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>, onWalked?: (history: WalkedHistory) => void): Promise<ScopeKey[] | null> {
   try {
-    const { pruned } = await findPruned({ history: true }, context, declared);
+    const { pruned, walked } = await findPruned({ history: true }, context, declared);
+    if (walked) onWalked?.(walked);
     return pruned.map((policy) => policy.key).sort();
   } catch (error) {
     if (error instanceof GitRevisionError) return null;
@@ -96,14 +100,15 @@ async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<Sc
   // Stryker disable next-line LogicalOperator: paths is null whenever repository is (the line above)
   if (!repository || !paths) return NOTHING_PRUNED;
   const reader = pastReader(repository, context, declared, 'pruning');
+  let walked: WalkedHistory | undefined;
   try {
-    await readReplacedVersions(repository, paths, (version) => reader.add(version));
+    walked = await readReplacedVersions(repository, paths, (version) => reader.add(version));
   } catch (error) {
     await reader.finish().catch(() => undefined); // its git processes end too
     throw error;
   }
   const past = await reader.finish();
-  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics, ...(walked ? { walked } : {}) };
 }
 
 /** Policies at revision `rev` whose scope has no policy now (each version read as the loader read it at `rev`). */

@@ -19,6 +19,7 @@ import type { RemovalCommit } from '../plan/types.js';
 import { hint, worded } from '../hint.js';
 import { GitRevisionError, runGit, SHORT_SHA, startGit } from '../git/command.js';
 import { topPathspec, type Repository } from '../git/repository.js';
+import type { WalkedHistory } from '../git/ancestry.js';
 import { governing, historyPolicyRule, REGULAR_FILE, versionsAt, workingTreeRemoval, type HistoryPaths, type PastVersion } from './policy-tree.js';
 
 const CONTEXT = 'pruning';
@@ -26,9 +27,11 @@ const CONTEXT = 'pruning';
 /**
  * Hands over every version of a policy file that a commit reachable from HEAD, or the working
  * tree, replaced, as the walk finds them (oldest commit first, the working tree last).
+ * @returns the commits walked: HEAD and every ancestor (undefined before a first commit), which
+ *   answer the ancestry of the run's markers without another walk (src/git/ancestry.ts)
  * @throws GitRevisionError in a shallow clone (its history is cut short) or when git fails
  */
-export async function readReplacedVersions(repository: Repository, paths: HistoryPaths, onVersion: (version: PastVersion) => void): Promise<void> {
+export async function readReplacedVersions(repository: Repository, paths: HistoryPaths, onVersion: (version: PastVersion) => void): Promise<WalkedHistory | undefined> {
   if (repository.shallow) {
     throw new GitRevisionError(
       'pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
@@ -36,7 +39,7 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
     );
   }
   // A repository without a first commit has no history, so nothing to prune yet.
-  if (repository.head === null) return;
+  if (repository.head === null) return undefined;
   const walk = createWalk(paths, onVersion);
   const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
   // The working tree's comparison with HEAD runs while the history is walked.
@@ -46,6 +49,8 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
   ]);
   walkWorkingTree(repository, paths, worktree, walk);
   for (const change of walk.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
+  // Every commit listed has its project files recorded, so the map's keys are HEAD's whole history.
+  return { head: repository.head, has: (commit) => walk.projects.has(commit) };
 }
 
 /** A commit (or the working tree) whose project file differs from its parent's: the parent's files read anew. */

@@ -22,6 +22,7 @@ import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest }
 import { loadChangedSince } from '../history/changed.js';
 import { countOverEveryFile } from './changed-counts.js';
 import type { MakePlanOptions } from './plan-options.js';
+import type { WalkedHistory } from '../git/ancestry.js';
 
 /**
  * A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). A
@@ -92,6 +93,8 @@ export interface DesiredScopes {
   declaredOutside: () => DeclaredOutside[];
   /** --changed-since: the scopes of every file an error-level counting rule matches (changed-counts.ts), once loaded; [] otherwise. */
   counted: () => ScopeKey[];
+  /** The history pruning walked, once the stream has ended (undefined: it walked none). */
+  walked: () => WalkedHistory | undefined;
 }
 
 /** Where loading stood when the stream was stopped: how to finish it. */
@@ -101,6 +104,8 @@ interface LoadStop {
   outside?: DeclaredOutside[];
   /** Set by a --changed-since load: the scopes its counting rules match over every file. */
   counted?: ScopeKey[];
+  /** Set by the prune step (or its count of what pruning would consider): the history it walked. */
+  walked?: WalkedHistory;
 }
 
 /** @returns the stream of scopes to plan, the load's result once it has ended, and the rest of a stopped load */
@@ -114,7 +119,7 @@ export function desiredScopes(options: MakePlanOptions, request: PlanRequest): D
     if (result === undefined) throw new Error('the scopes to plan were not all read');
     return result;
   };
-  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [] };
+  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [], walked: () => stop.walked };
 }
 
 async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest, stop: LoadStop): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
@@ -216,7 +221,8 @@ async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, dec
   const context = { paths: prunePlace?.paths ?? paths, cwd, project, secrets: options.secrets, ...(prunePlace ? { excluded: prunePlace.excluded } : {}), ...(baseRepository ? { repository: baseRepository } : {}) };
   const found = await findPruned(request.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request.inPlan({ key: entry.key } as Policy));
-  if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
+  stop.walked = found.walked;
+  if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice, stop);
   // Not a copy of every declared key: this runs when the reads are furthest behind the load.
   const pruned = new Set(found.pruned.map((policy) => policy.key));
   const seen = { has: (key: ScopeKey): boolean => declared.has(key) || pruned.has(key) };
@@ -228,9 +234,9 @@ async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, dec
 }
 
 /** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
-async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined): Promise<void> {
+async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined, stop: LoadStop): Promise<void> {
   if (!notice) return;
-  const left = await undeclaredInHistory(context, declared);
+  const left = await undeclaredInHistory(context, declared, (history) => (stop.walked = history));
   if (!left || left.length === 0) return;
   const listed = firstItems(left, 5, () => ', …');
   notice(

@@ -60,7 +60,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // markers' ancestry and the last-applied reads, which the scopes held for it join once compared.
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
   // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts), beside the last-applied reads.
-  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners });
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, { ...options.settings, runOwners, walked: desired.walked() });
   ancestry.catch(() => undefined); // awaited below; a failure is told there
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
   const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);

@@ -7,7 +7,8 @@
  */
 import { execFileSync } from 'node:child_process';
 
-const IDENTITY = ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main'];
+/** A fixed identity, no signing, and `git init` without the sample hooks it would otherwise copy into every repository. */
+const IDENTITY = ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', '-c', 'init.templateDir='];
 
 /** Runs `git ...args` in `dir` and returns its stdout, trimmed; throws on a non-zero exit. */
 export function git(dir: string, ...args: string[]): string {
