@@ -3,11 +3,11 @@
  * process costs a run system time): a stream closed unread starts none, so a history that
  * replaced no version spawns nothing for blobs. Told apart by a directory git cannot run in.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../support/git.js';
+import { loggedGitOnPath } from '../support/logged-git.js';
 import { streamBlobs, type BlobRead } from '../../src/git/blobs.js';
 import { tempDirOfTest } from '../support/temp.js';
 
@@ -35,7 +35,7 @@ describe('streamBlobs starts git lazily', () => {
  * One reader, two ways to ask git: `cat-file --batch-command` (one process), and, for a git older
  * than 2.36 that refuses that option, `--batch-check` then `--batch` (two). The same reads give the
  * same answers, in the same order, either way. The old git is this git behind a `git` on PATH that
- * refuses `--batch-command` as git 2.34 does, and logs what it was asked.
+ * refuses `--batch-command` as git 2.34 does (test/support/logged-git.ts).
  */
 describe('streamBlobs with and without --batch-command', () => {
   const repository = (): { dir: string; blobs: Record<string, string> } => {
@@ -47,18 +47,6 @@ describe('streamBlobs with and without --batch-command', () => {
     writeFileSync(join(dir, 'sub', 'b.yaml'), '');
     commitAll(dir);
     return { dir, blobs: { a: git(dir, 'rev-parse', 'HEAD:a.yaml') } };
-  };
-
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  /** A `git` on PATH that logs what it was asked, and refuses `--batch-command` when `old`. */
-  const wrappedGit = ({ old }: { old: boolean }): { log: string } => {
-    const bin = tempDirOfTest('wrapped-git-');
-    const log = join(bin, 'asked.log');
-    const refuse = `for arg in "$@"; do\n  if [ "$arg" = --batch-command ]; then\n    echo "error: unknown option \\\`batch-command'" >&2\n    echo "usage: git cat-file <type> <object>" >&2\n    exit 129\n  fi\ndone\n`;
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\n${old ? refuse : ''}exec '${real}' "$@"\n`);
-    chmodSync(join(bin, 'git'), 0o755);
-    vi.stubEnv('PATH', `${bin}:${process.env.PATH ?? ''}`);
-    return { log };
   };
 
   async function readAll(dir: string, names: string[]): Promise<string[]> {
@@ -78,23 +66,23 @@ describe('streamBlobs with and without --batch-command', () => {
 
   it('reads blobs, tells too-large and missing apart, with one git process', async () => {
     const { dir, blobs } = repository();
-    const { log } = wrappedGit({ old: false });
+    const calls = loggedGitOnPath();
     expect(await readAll(dir, [...NAMES, blobs.a as string])).toEqual([...EXPECTED.slice(0, 5), `${blobs.a} "scope: a\\n"`, EXPECTED[5]]);
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['cat-file --batch-command --buffer']);
+    expect(calls()).toEqual(['cat-file --batch-command --buffer']);
   });
 
   it('gives the same answers through --batch-check and --batch when git refuses --batch-command', async () => {
     const { dir } = repository();
-    const { log } = wrappedGit({ old: true });
+    const calls = loggedGitOnPath({ refuse: '--batch-command' });
     expect(await readAll(dir, NAMES)).toEqual(EXPECTED);
     // The two processes start together: their lines may come in either order.
-    expect(readFileSync(log, 'utf8').trim().split('\n').sort()).toEqual(['cat-file --batch --buffer', 'cat-file --batch-check=%(objecttype) %(objectsize) --buffer', 'cat-file --batch-command --buffer']);
+    expect(calls().sort()).toEqual(['cat-file --batch --buffer', 'cat-file --batch-check=%(objecttype) %(objectsize) --buffer', 'cat-file --batch-command --buffer']);
   });
 
   it('does not fall back when git fails for another reason (not a repository)', async () => {
     const notRepository = tempDirOfTest('blob-stream-plain-');
-    const { log } = wrappedGit({ old: false });
+    const calls = loggedGitOnPath();
     await expect(readAll(notRepository, ['HEAD:a.yaml'])).rejects.toThrow(/^blob stream test: git cat-file failed: fatal: not a git repository/);
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['cat-file --batch-command --buffer']);
+    expect(calls()).toEqual(['cat-file --batch-command --buffer']);
   });
 });

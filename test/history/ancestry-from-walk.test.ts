@@ -4,32 +4,17 @@
  * (src/git/ancestry.ts). The verdict is the same either way: the same run without pruning asks git
  * and must say the same. A `git` on PATH logs every call, so the test sees which way was taken.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ancestryOfMarkers } from '../../src/history/behind.js';
 import { MARKER_KEYS, type Marker } from '../../src/plan/ownership.js';
 import type { ScopeKey } from '../../src/scope.js';
 import { reposClosedAfterEach, teamPolicy } from '../meetings/support.js';
-import { tempDirOfTest } from '../support/temp.js';
+import { loggedGitOnPath } from '../support/logged-git.js';
 
 const DAY = '2026-03-01';
 const FOREIGN = 'f'.repeat(40);
 const openRepo = reposClosedAfterEach();
-const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-
-/** Puts a `git` that logs its arguments first on PATH. @returns the calls so far, one line each */
-function loggedGit(): () => string[] {
-  const bin = tempDirOfTest('logged-git-');
-  const log = path.join(bin, 'calls.log');
-  writeFileSync(log, '');
-  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-  chmodSync(path.join(bin, 'git'), 0o755);
-  vi.stubEnv('PATH', `${bin}:${process.env.PATH ?? ''}`);
-  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
-}
-
 describe('the ancestry of markers, from the pruning walk', () => {
   it('a plan that walks history (pruning, or counting what pruning would clear) names the behind scope as a plan that walks none, and asks git no second walk', async () => {
     const r = await openRepo({ 'a.autojoin.yaml': teamPolicy('a', ['acme.com']), 'b.autojoin.yaml': teamPolicy('b', ['beta.com']) });
@@ -41,7 +26,7 @@ describe('the ancestry of markers, from the pruning walk', () => {
     await r.write('a.autojoin.yaml', teamPolicy('a', ['acme.com', 'acme.dev']));
     await r.write('b.autojoin.yaml', teamPolicy('b', ['beta.com', 'beta.dev']));
     r.commit();
-    const calls = loggedGit();
+    const calls = loggedGitOnPath();
     /** A plan run, and the `rev-list` calls it made. */
     const plan = async (...args: string[]): Promise<{ code: number | null; stderr: string; listed: string[] }> => {
       const before = calls().length;

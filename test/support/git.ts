@@ -6,6 +6,8 @@
  * run them from one `sh` ({@link gitSteps}): one fork of the worker, then small forks of `sh`.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A fixed identity, no signing, and `git init` without the sample hooks it would otherwise copy into every repository. */
 const IDENTITY = ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', '-c', 'init.templateDir='];
@@ -28,10 +30,30 @@ export function gitSteps(dir: string, ...steps: readonly (readonly string[])[]):
 
 /** Commits everything in the work tree of `dir` (an empty commit when nothing changed). @returns the new commit */
 export function commitChanges(dir: string, message = 'edit'): string {
-  return gitSteps(dir, ['add', '-A', '.'], ['commit', '-q', '--allow-empty', '-m', message], ['rev-parse', 'HEAD']);
+  gitSteps(dir, ['add', '-A', '.'], ['commit', '-q', '--allow-empty', '-m', message]);
+  return headCommit(dir);
 }
 
 /** Makes `dir` a repository on branch main holding everything in it as one commit. */
 export function commitAll(dir: string, message = 'policies'): string {
-  return gitSteps(dir, ['init', '-q', '-b', 'main'], ['add', '.'], ['commit', '-q', '-m', message], ['rev-parse', 'HEAD']);
+  gitSteps(dir, ['init', '-q', '-b', 'main'], ['add', '.'], ['commit', '-q', '-m', message]);
+  return headCommit(dir);
+}
+
+/**
+ * The commit HEAD names, read from the files git just wrote (`.git/HEAD` and its loose branch
+ * ref): a `git rev-parse HEAD` fewer for each commit a test makes. Anything else (a subdirectory,
+ * a linked work tree, packed refs) asks git.
+ */
+function headCommit(dir: string): string {
+  const read = (file: string): string | undefined => {
+    try {
+      return readFileSync(path.join(dir, '.git', file), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const head = read('HEAD') ?? '';
+  const commit = head.startsWith('ref: ') ? read(head.slice('ref: '.length)) : head;
+  return commit !== undefined && /^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit) ? commit : git(dir, 'rev-parse', 'HEAD');
 }
