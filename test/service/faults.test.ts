@@ -17,10 +17,10 @@ useWording(cliWording);
 const closeAfterTest = useCleanup();
 
 /**
- * Slow faults answer after 2.5 s; the client's request deadline stops waiting after 100 ms.
+ * Slow faults answer after 0.5 s; the client's request deadline stops waiting after 100 ms.
  * The emulator logs a slow request only when it answers, so the test waits for that log.
  */
-const SLOW = { slowMs: 2500 };
+const SLOW = { slowMs: 500 };
 const SHORT_TIMEOUT = { requestTimeoutMs: 100 };
 /** With this seed, rate 0.4 faults requests 2, 4, 6, 7, 12, 13, … and never 4 in a row in the first 30. */
 const SOME_FAULTS = { faultRate: 0.4, faultSeed: 6 };
