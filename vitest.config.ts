@@ -5,8 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Two tiers (README "Tests"):
  *  - fast: every `*.test.ts` that runs in-process (functions, the command layer, real git
  *    repositories in temp dirs, the emulator over loopback HTTP). `npm test`. Needs no dist/.
- *  - e2e: every `*.e2e.test.ts`, which spawns the built CLI or the action bundle, packs the
- *    tarball or kills processes. `npm run test:e2e`. Its global setup rebuilds dist/ first.
+ *  - e2e: every `*.e2e.test.ts`, which spawns the built CLI, the action bundle or another Node
+ *    process, packs the tarball or kills processes. `npm run test:e2e`. Its global setup rebuilds dist/ first.
  * `npx vitest run FILE` picks the file's tier by its name; dist/ is rebuilt only when an e2e file runs.
  */
 const E2E = 'test/**/*.e2e.test.ts';
