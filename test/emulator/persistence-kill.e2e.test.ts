@@ -7,23 +7,14 @@ import { spawn } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorData } from '../../src/emulator/index.js';
 import { loadDataFile } from '../../src/emulator/store.js';
-import { tempDir } from './helpers.js';
-
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-});
-afterEach(() => cleanup());
-
-/** The state on disk as a restart would see it: the data file with its journal applied. */
-const readState = async (file: string) => (await loadDataFile(file)) as EmulatorData;
+import { tempDirOfTest } from '../support/temp.js';
 
 describe('data file', () => {
   it('never leaves a torn file when the process is killed mid-write (SIGKILL)', async () => {
+    const dir = tempDirOfTest('emulator-kill-');
     const file = join(dir, 'emulator.json');
     const script = fileURLToPath(new URL('./fixtures/serve.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -46,7 +37,8 @@ describe('data file', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    const state = await readState(file);
+    // The state on disk as a restart would see it: the data file with its journal applied.
+    const state = (await loadDataFile(file)) as EmulatorData;
     expect(state.formatVersion).toBe(1);
     expect(Object.keys(state.scopes).length).toBeGreaterThanOrEqual(1);
     for (const scope of Object.values(state.scopes)) expect(scope.autojoin?.domains).toHaveLength(3000);
