@@ -50332,8 +50332,8 @@ function commandReader(options) {
     }
     const [, oid = "", type, size = ""] = found ?? [];
     if (!next) return 0;
-    if (type !== "blob") next.asked.onRead({ kind: "missing" });
-    else if (Number(size) > options.maxBytes) next.asked.onRead({ kind: "too-large", size: Number(size) });
+    const unread = unreadAnswer(type, size, options.maxBytes);
+    if (unread) next.asked.onRead(unread);
     else {
       owed.push({ kind: "contents", onRead: next.asked.onRead });
       contentsToAsk.push(oid);
@@ -50377,6 +50377,10 @@ flush
     unsupported: (error4) => !answered && error4 instanceof GitFailedError && error4.detail.includes("batch-command")
   };
 }
+function unreadAnswer(type, size, maxBytes) {
+  if (type !== "blob") return { kind: "missing" };
+  return Number(size) > maxBytes ? { kind: "too-large", size: Number(size) } : void 0;
+}
 function twoProcessReader(options) {
   const checking = [];
   const reading = [];
@@ -50403,8 +50407,8 @@ function twoProcessReader(options) {
         const asked = checking.shift();
         if (!asked) continue;
         const [type, size] = line.split(" ");
-        if (type !== "blob") asked.onRead({ kind: "missing" });
-        else if (Number(size) > options.maxBytes) asked.onRead({ kind: "too-large", size: Number(size) });
+        const unread = unreadAnswer(type, size, options.maxBytes);
+        if (unread) asked.onRead(unread);
         else {
           reading.push(asked.onRead);
           wanted.push(asked.name);

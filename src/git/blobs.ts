@@ -105,8 +105,8 @@ function commandReader(options: GitOptions & { maxBytes: number }): BlobReader &
     }
     const [, oid = '', type, size = ''] = found ?? [];
     if (!next) return 0;
-    if (type !== 'blob') next.asked.onRead({ kind: 'missing' });
-    else if (Number(size) > options.maxBytes) next.asked.onRead({ kind: 'too-large', size: Number(size) });
+    const unread = unreadAnswer(type, size, options.maxBytes);
+    if (unread) next.asked.onRead(unread);
     else {
       owed.push({ kind: 'contents', onRead: next.asked.onRead });
       contentsToAsk.push(oid);
@@ -148,6 +148,12 @@ function commandReader(options: GitOptions & { maxBytes: number }): BlobReader &
   };
 }
 
+/** The answer for an object whose content is not read (not a blob, or over the cap); undefined: read it. */
+function unreadAnswer(type: string | undefined, size: string | undefined, maxBytes: number): BlobRead | undefined {
+  if (type !== 'blob') return { kind: 'missing' };
+  return Number(size) > maxBytes ? { kind: 'too-large', size: Number(size) } : undefined;
+}
+
 /** The reader for a git without `--batch-command`: `--batch-check` for sizes, `--batch` for contents. */
 function twoProcessReader(options: GitOptions & { maxBytes: number }): BlobReader {
   const checking: Asked[] = [];
@@ -175,8 +181,8 @@ function twoProcessReader(options: GitOptions & { maxBytes: number }): BlobReade
         const asked = checking.shift();
         if (!asked) continue;
         const [type, size] = line.split(' ');
-        if (type !== 'blob') asked.onRead({ kind: 'missing' });
-        else if (Number(size) > options.maxBytes) asked.onRead({ kind: 'too-large', size: Number(size) });
+        const unread = unreadAnswer(type, size, options.maxBytes);
+        if (unread) asked.onRead(unread);
         else {
           reading.push(asked.onRead);
           wanted.push(asked.name);
