@@ -52850,6 +52850,25 @@ function round(percent2) {
 
 // src/render/describe.ts
 import { domainToUnicode as domainToUnicode3 } from "node:url";
+
+// src/render/diagnostics.ts
+function formatDiagnostic(d) {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+function summarizeDiagnostics(diagnostics, fileCount) {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
+}
+
+// src/render/shown-here.ts
+function renamedDiagnostics(diagnostics, name) {
+  return diagnostics.map((d) => {
+    const parts = d.parts?.map((part) => typeof part === "string" ? part : { ...part, file: name(part.file) });
+    return { ...d, file: name(d.file), ...parts ? { parts, message: wordMessage(parts) } : {} };
+  });
+}
+
+// src/render/describe.ts
 var KIND_SIGN = { create: "+", update: "~", clear: "-" };
 function showDomain(domain) {
   if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
@@ -53000,6 +53019,11 @@ function driftSummaryLine(plan2) {
   const conflicts = [...moved, ...plan2.drift].filter((entry) => entry.origin === "conflict").length;
   const kept = plan2.drift.length > 0 ? `; ${plan2.drift.length} kept as ${plan2.drift.length === 1 ? "it is" : "they are"} live` : "";
   return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
+}
+function notAdoptedReason(entry, name = (file) => file) {
+  if (entry.refusal === void 0) return `its metadata changed outside; metadata is not adopted (edit ${name(entry.source.file)}:${entry.source.line} by hand)`;
+  const [refusal = entry.refusal] = renamedDiagnostics([entry.refusal], name);
+  return `the file would not pass validate: ${formatDiagnostic(refusal)}; nothing was written for this scope`;
 }
 
 // src/render/view.ts
@@ -53337,15 +53361,6 @@ function row(key, kind, result2) {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
 }
 
-// src/render/diagnostics.ts
-function formatDiagnostic(d) {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
-}
-function summarizeDiagnostics(diagnostics, fileCount) {
-  const { errors, warnings } = countDiagnostics(diagnostics);
-  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
-}
-
 // src/action/refusal.ts
 var reported = /* @__PURE__ */ new WeakSet();
 function refusalOf(error4) {
@@ -53653,14 +53668,6 @@ function fileUri(file) {
 function pascal(text) {
   const words = text.split(/[^A-Za-z0-9]+/u).filter(Boolean);
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("") || "Rule";
-}
-
-// src/render/shown-here.ts
-function renamedDiagnostics(diagnostics, name) {
-  return diagnostics.map((d) => {
-    const parts = d.parts?.map((part) => typeof part === "string" ? part : { ...part, file: name(part.file) });
-    return { ...d, file: name(d.file), ...parts ? { parts, message: wordMessage(parts) } : {} };
-  });
 }
 
 // package.json
@@ -57396,11 +57403,11 @@ function adoptFile(source, entries, given, result2) {
     let candidate = adoptText({ file: source.file, text: current }, [targetOf(written)]);
     if (fmtClean) candidate = formatPolicyText({ file: source.file, text: candidate }).text ?? candidate;
     const metadata = entry.outside.fields.some((field) => field.field === "metadata");
-    if (metadata) result2.notAdopted.push({ key: entry.key, reason: `its metadata changed outside; metadata is not adopted (edit ${source.file}:${entry.source.line} by hand)` });
+    if (metadata) result2.notAdopted.push({ key: entry.key, source: entry.source });
     if (candidate === current) continue;
     const added = errorsOf({ file: source.file, text: candidate }, checks).find((diagnostic) => !errorsBefore.has(diagnostic.message));
     if (added) {
-      result2.notAdopted.push({ key: entry.key, reason: `the file would not pass validate: ${formatDiagnostic(added)}; nothing was written for this scope` });
+      result2.notAdopted.push({ key: entry.key, source: entry.source, refusal: added });
       continue;
     }
     current = candidate;
@@ -57481,7 +57488,7 @@ async function adoptStep(inputs, context, given) {
     if (!plan2) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
     const result2 = await adoptCommand({ context: settings, plan: plan2 });
     const driftCount = result2.adopted.length + result2.conflicts.length;
-    for (const { key, reason } of result2.notAdopted) warning2(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    for (const entry of result2.notAdopted) warning2(`not adopted: ${escapeControls(entry.key)}: ${escapeControls(notAdoptedReason(entry))}`);
     if (result2.adopted.length === 0 || result2.files.length === 0) {
       const summary4 = result2.conflicts.length + result2.notAdopted.length === 0 ? "Nothing to adopt." : `Nothing adopted: ${plural(result2.conflicts.length + result2.notAdopted.length, "scope")} to settle by hand.`;
       await writeJobSummary(`### autojoin-sync adopt
@@ -57513,7 +57520,7 @@ function pullRequestBody(adopted, conflicts, notAdopted = []) {
   const rows = adopted.map((entry) => `| ${inert(entry.key)} | ${outsideCell(entry)} | ${inert(entry.outside.modifiedAt ?? "not shown")} | ${inert(`${entry.source.file}:${entry.source.line}`)} |`);
   const left = [
     ...conflicts.length === 0 ? [] : [`**Not adopted** (changed here and outside; edit by hand): ${conflicts.map(inert).join(", ")}`],
-    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(entry.reason)}`)
+    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(notAdoptedReason(entry))}`)
   ];
   const head = [
     ADOPT_MARKER,

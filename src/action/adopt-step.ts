@@ -5,12 +5,13 @@
  * lists each scope's outside change and when it was made. Nothing is written to the service.
  */
 import * as core from './runner.js';
-import type { Drifted } from '../reconcile/adopt-drift.js';
+import type { Drifted, NotAdopted } from '../reconcile/adopt-drift.js';
 import { adoptCommand, adoptContext } from '../commands/adopt-command.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { escapeControls } from '../escape.js';
 import { cutText, redactText, shownLive } from '../redact.js';
 import { joinBounded } from '../render/bounded.js';
+import { notAdoptedReason } from '../render/describe.js';
 import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from '../commands/adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
@@ -30,7 +31,7 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, 
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
     const result = await adoptCommand({ context: settings, plan });
     const driftCount = result.adopted.length + result.conflicts.length;
-    for (const { key, reason } of result.notAdopted) core.warning(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    for (const entry of result.notAdopted) core.warning(`not adopted: ${escapeControls(entry.key)}: ${escapeControls(notAdoptedReason(entry))}`);
     // Nothing written, nothing to propose: no branch, no pull request.
     if (result.adopted.length === 0 || result.files.length === 0) {
       const summary = result.conflicts.length + result.notAdopted.length === 0 ? 'Nothing to adopt.' : `Nothing adopted: ${plural(result.conflicts.length + result.notAdopted.length, 'scope')} to settle by hand.`;
@@ -65,11 +66,11 @@ export const ADOPT_BODY_MAX_CHARS = 60_000;
  * value from live data or files stands in a code span, where GitHub makes no link, mention, HTML
  * or image of it.
  */
-export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly ScopeKey[], notAdopted: readonly { key: ScopeKey; reason: string }[] = []): string {
+export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly ScopeKey[], notAdopted: readonly NotAdopted[] = []): string {
   const rows = adopted.map((entry) => `| ${inert(entry.key)} | ${outsideCell(entry)} | ${inert(entry.outside.modifiedAt ?? 'not shown')} | ${inert(`${entry.source.file}:${entry.source.line}`)} |`);
   const left = [
     ...(conflicts.length === 0 ? [] : [`**Not adopted** (changed here and outside; edit by hand): ${conflicts.map(inert).join(', ')}`]),
-    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(entry.reason)}`),
+    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(notAdoptedReason(entry))}`),
   ];
   const head = [
     ADOPT_MARKER,

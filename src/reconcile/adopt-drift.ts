@@ -14,7 +14,6 @@
 import path from 'node:path';
 import { adoptText, type AdoptTarget } from '../policy/adopt-edit.js';
 import { formatPolicyText, MAX_FILE_BYTES, parsePolicySources, type NamedSecret } from '../policy/index.js';
-import { formatDiagnostic } from '../render/diagnostics.js';
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';
@@ -39,7 +38,16 @@ export interface AdoptResult {
   /** Scopes changed on both sides: left for a person, by key. */
   conflicts: ScopeKey[];
   /** Drifted scopes (or parts of them) not written, with why: an edit that would not validate, live metadata. */
-  notAdopted: { key: ScopeKey; reason: string }[];
+  notAdopted: NotAdopted[];
+}
+
+/** A drifted scope (or its metadata) not written into its file, and why, as data: each front end names the files its own way (`notAdoptedReason`, src/render/describe.ts). */
+export interface NotAdopted {
+  key: ScopeKey;
+  /** Where the scope is declared, as the plan names it. */
+  source: SourcePos;
+  /** The error the edit would add to the file; absent: its metadata changed outside, which is never adopted. */
+  refusal?: Diagnostic;
 }
 
 /** What adopt checks a written file with: the run's project file and secrets. */
@@ -104,11 +112,11 @@ function adoptFile(source: { file: string; text: string }, entries: readonly Dri
     let candidate = adoptText({ file: source.file, text: current }, [targetOf(written)]);
     if (fmtClean) candidate = formatPolicyText({ file: source.file, text: candidate }).text ?? candidate;
     const metadata = entry.outside.fields.some((field) => field.field === 'metadata');
-    if (metadata) result.notAdopted.push({ key: entry.key, reason: `its metadata changed outside; metadata is not adopted (edit ${source.file}:${entry.source.line} by hand)` });
+    if (metadata) result.notAdopted.push({ key: entry.key, source: entry.source });
     if (candidate === current) continue;
     const added = errorsOf({ file: source.file, text: candidate }, checks).find((diagnostic) => !errorsBefore.has(diagnostic.message));
     if (added) {
-      result.notAdopted.push({ key: entry.key, reason: `the file would not pass validate: ${formatDiagnostic(added)}; nothing was written for this scope` });
+      result.notAdopted.push({ key: entry.key, source: entry.source, refusal: added });
       continue;
     }
     current = candidate;

@@ -13,6 +13,9 @@ import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
 import { cutText, LIVE_VALUE_CHARS, redactText, shortCommit } from '../redact.js';
 import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
+import type { Diagnostic, SourcePos } from '../policy/types.js';
+import { formatDiagnostic } from './diagnostics.js';
+import { renamedDiagnostics } from './shown-here.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -273,4 +276,14 @@ export function driftSummaryLine(plan: Pick<Plan, 'changes' | 'drift'>): string 
   const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === 'conflict').length;
   const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? 'it is' : 'they are'} live` : '';
   return `${plural(total, 'scope')}${conflicts > 0 ? ` (${plural(conflicts, 'conflict')})` : ''}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
+}
+
+/**
+ * @returns why a drifted scope was not adopted (`NotAdopted`, src/reconcile/adopt-drift.ts), in words
+ * @param name a file as the plan names it, as it is to be shown (the CLI: from the working directory, src/render/shown-here.ts)
+ */
+export function notAdoptedReason(entry: { source: SourcePos; refusal?: Diagnostic }, name: (file: string) => string = (file) => file): string {
+  if (entry.refusal === undefined) return `its metadata changed outside; metadata is not adopted (edit ${name(entry.source.file)}:${entry.source.line} by hand)`;
+  const [refusal = entry.refusal] = renamedDiagnostics([entry.refusal], name);
+  return `the file would not pass validate: ${formatDiagnostic(refusal)}; nothing was written for this scope`;
 }

@@ -24,7 +24,8 @@ import { failureCommentBody } from '../../src/action/steps.js';
 import { parseJsonBody } from '../../src/service/json-body.js';
 import { writtenBy } from '../../src/action/comment.js';
 import type { ScopeKey } from '../../src/scope.js';
-import type { Drifted } from '../../src/reconcile/adopt-drift.js';
+import type { Drifted, NotAdopted } from '../../src/reconcile/adopt-drift.js';
+import { notAdoptedReason } from '../../src/render/describe.js';
 import { leakCheck, readable, secretForms } from './secret-forms.js';
 
 const KEY = 'sk_live_Outbound*Key_9c2e';
@@ -167,18 +168,24 @@ describe("the action's own cuts", () => {
   });
 
   it("adopt's pull request body: the footer of scopes not adopted, redacted whole, then cut to 10,000 characters", () => {
-    // 46 lines of about 213 characters, then a line whose reason is the form: a first line of
-    // `shift` characters moves the form across the footer's cut.
-    const entries = (shift: number, reason: string): { key: ScopeKey; reason: string }[] => [
-      { key: 'team/first', reason: 'z'.repeat(shift) },
-      ...Array.from({ length: 46 }, (_, index) => ({ key: `team/f${String(index).padStart(2, '0')}`, reason: 'z'.repeat(180) })),
-      { key: 'team/echo', reason },
+    // 46 lines of about 213 characters, then a line whose refusal's message is the form: a first
+    // line of `shift` characters moves the form across the footer's cut.
+    const refused = (key: string, message: string): NotAdopted => ({
+      key,
+      source: { file: 'a.yaml', line: 1, column: 1 },
+      refusal: { file: 'a.yaml', line: 1, column: 1, severity: 'error', code: 'rule-deny', message },
+    });
+    const worded = notAdoptedReason(refused('team/z', 'Q')).length - 1;
+    const entries = (shift: number, reason: string): NotAdopted[] => [
+      refused('team/first', 'z'.repeat(shift)),
+      ...Array.from({ length: 46 }, (_, index) => refused(`team/f${String(index).padStart(2, '0')}`, 'z'.repeat(178 - worded))),
+      refused('team/echo', reason),
     ];
     const footerOf = (body: string): string => body.slice(body.indexOf('**Not adopted**'));
     const found: string[] = [];
     let straddled = 0;
     // Where the last reason starts with no shift; each character of shift moves it one on.
-    const start = footerOf(pullRequestBody([], [], entries(0, 'Q'))).indexOf('`Q`') + 1;
+    const start = footerOf(pullRequestBody([], [], entries(0, 'Q'))).indexOf('error: Q;') + 'error: '.length;
     for (const [name, form] of Object.entries(FORMS)) {
       const shownLength = escapeControls(form).length;
       for (let shift = 0; shift < 200; shift += 1) {
@@ -189,7 +196,7 @@ describe("the action's own cuts", () => {
         if (parts.length > 0) found.push(`${name} at ${at}: ${parts[0]}`);
       }
     }
-    expect(straddled).toBeGreaterThan(100);
+    expect(straddled, String(start)).toBeGreaterThan(100);
     expect(found).toEqual([]);
   });
 });

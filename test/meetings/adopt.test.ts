@@ -77,6 +77,22 @@ describe('adopt writes only files that pass the repository\'s checks', () => {
     expect(adopt.stdout).toMatch(/^adopted team\/acme into \.\.\/acme\.autojoin\.yaml:1: /u);
   });
 
+  it('from a subfolder, names the file from there in why a scope was not adopted: a domain a rule denies, metadata changed outside', async () => {
+    const r = await openRepo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': POLICY.replace('domains:', 'metadata: {owner: eng}\ndomains:') });
+    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+    await r.admin('acme', ['a.example', 'c.example', 'x.agency.example'], { ...(await r.live('acme')).metadata, owner: 'ops' });
+    await mkdir(path.join(r.dir, 'sub'));
+    const env = { AUTOJOIN_BASE_URL: r.emulator.url, AUTOJOIN_API_KEY: KEY, AUTOJOIN_NOW: DAY };
+    const here = await runInProcess(['adopt', '..'], { cwd: path.join(r.dir, 'sub'), env });
+    expect(here.code, here.stderr).toBe(0);
+    expect(here.stderr).toContain('not adopted: team/acme: its metadata changed outside; metadata is not adopted (edit ../acme.autojoin.yaml:1 by hand)');
+    expect(here.stderr).toMatch(/not adopted: team\/acme: the file would not pass validate: \.\.\/acme\.autojoin\.yaml:\d+:\d+: error: .*x\.agency\.example/u);
+    // From the root, the same reasons name the file as the plan does.
+    const root = await r.run(DAY, 'adopt', '.');
+    expect(root.stderr).toContain('(edit acme.autojoin.yaml:1 by hand)');
+    expect(root.stderr).toMatch(/pass validate: acme\.autojoin\.yaml:\d+:\d+: error: /u);
+  });
+
   it('says "Nothing to adopt" when no file would change, and writes nothing', async () => {
     const r = await applied();
     const adopt = await r.run(DAY, 'adopt', '.');

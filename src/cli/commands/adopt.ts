@@ -7,7 +7,7 @@ import { adoptCommand, adoptContext } from '../../commands/adopt-command.js';
 import { log } from '../../output/log.js';
 import { writeStdout } from '../../output/sinks.js';
 import { escapeControls } from '../../escape.js';
-import { outsideLine } from '../../render/describe.js';
+import { notAdoptedReason, outsideLine } from '../../render/describe.js';
 import { fileShownHere } from '../../render/shown-here.js';
 import { plural } from '../../text.js';
 import { addServiceOptions, takeOwnershipOption } from '../options.js';
@@ -49,11 +49,12 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
   await withSession(settings, async ({ client, target }) => {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
     const result = await adoptCommand({ context: settings, plan });
+    const shownHere = (file: string): string => fileShownHere(file, settings.base);
     for (const entry of result.adopted) {
-      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(fileShownHere(entry.source.file, settings.base))}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
+      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(shownHere(entry.source.file))}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }
     for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
-    for (const { key, reason } of result.notAdopted) log().warn(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    for (const entry of result.notAdopted) log().warn(`not adopted: ${escapeControls(entry.key)}: ${escapeControls(notAdoptedReason(entry, shownHere))}`);
     log().always(result.adopted.length === 0 ? 'Nothing to adopt: no policy file would change.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
   });
 }
