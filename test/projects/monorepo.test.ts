@@ -235,3 +235,30 @@ describe('the embedded emulator keeps one state per run, at the repository root'
     expect(Object.keys(state.scopes).sort()).toEqual(['team/acme-eng', 'team/acme-platform', 'team/acme-sales', 'workspace/ops-oncall']);
   });
 });
+
+describe("adopt in a team's folder, under that team's project file", () => {
+  it("from another folder of the team: a domain the team's own rule refuses is not adopted, nothing is written, and the reason names the file from there", async () => {
+    const dir = monorepo();
+    const apiKey = 'sk-adopt-team';
+    const emulator = await startEmulator({ port: 0, data: emptyData(), apiKey });
+    try {
+      const service = { ...env, AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: apiKey };
+      const team = path.join(dir, 'teams', 'eng');
+      expect((await runInProcess(['apply', '--yes'], { cwd: team, env: service })).code).toBe(0);
+      // An admin adds a domain eng's allow-list refuses.
+      const edit = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ scope: 'acme-platform', scopeType: 'team', componentId: 'cmp_eng', domains: ['acme.com', 'elsewhere.example'] }),
+      });
+      expect(edit.status).toBe(200);
+      mkdirSync(path.join(team, 'sub'));
+      const adopt = await runInProcess(['adopt', '../policies'], { cwd: path.join(team, 'sub'), env: service });
+      expect(adopt.code, adopt.stderr).toBe(0);
+      expect(adopt.stderr).toMatch(/not adopted: team\/acme-platform: the file would not pass validate: \.\.\/policies\/eng\.autojoin\.yaml:\d+:\d+: error: .*eng domains only/u);
+      expect(readFileSync(path.join(team, 'policies', 'eng.autojoin.yaml'), 'utf8')).toBe(MONOREPO_FILES['teams/eng/policies/eng.autojoin.yaml']);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
