@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { upsertPullRequest } from '../../src/action/pull-request.js';
+import { pullRequestBody } from '../../src/action/adopt-step.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from '../../src/commands/adopt-branch.js';
 import { commitAll, git } from '../support/git.js';
 import { tempDirOfTest } from '../support/temp.js';
@@ -48,5 +49,17 @@ describe('pushAdoptBranch', () => {
       expect(git(work, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
       expect(readFileSync(join(work, 'a.autojoin.yaml'), 'utf8')).toBe('domains: [a.com]\n');
     });
+  });
+});
+
+describe("the adopt pull request's scopes not adopted", () => {
+  it('words each reason once, naming the file from the repository root, as the plan does', () => {
+    const source = { file: 'teams/eng/policies/eng.autojoin.yaml', line: 5, column: 1 };
+    const refusal = { ...source, line: 9, column: 5, severity: 'error' as const, code: 'rule-allow', message: 'rule "eng domains only": elsewhere.example is not allowed' };
+    const body = pullRequestBody([], [], [{ key: 'team/acme-eng', source }, { key: 'team/acme-platform', source, refusal }]);
+    expect(body).toContain('**Not adopted**: `team/acme-eng`: `its metadata changed outside; metadata is not adopted (edit teams/eng/policies/eng.autojoin.yaml:5 by hand)`');
+    expect(body).toContain(
+      '**Not adopted**: `team/acme-platform`: `the file would not pass validate: teams/eng/policies/eng.autojoin.yaml:9:5: error: rule "eng domains only": elsewhere.example is not allowed; nothing was written for this scope`',
+    );
   });
 });
