@@ -50171,70 +50171,85 @@ function createWalk(paths, onVersion) {
     projectChanges: []
   };
 }
+var PLAIN_LOG = ["-c", "log.diffMerges=separate", "-c", "diff.relative=false", "-c", "log.showSignature=false"];
 async function walkCommits(repository, pathspecs, walk2) {
-  const options = { cwd: repository.dir, context: CONTEXT };
-  const pairs = [];
-  const folder = diffFolder(walk2, () => pairs.shift());
-  const diff = startGit(["diff-tree", "--stdin", "--root", "--always", "-r", "-z", "--no-renames", "--no-abbrev", "--format=%x01%H%x00%cI%x00%s", "--", ...pathspecs], {
-    ...options,
-    onData: folder.push
-  });
-  let order = 0;
-  let pending = "";
-  let writing = Promise.resolve();
-  const list = startGit(["rev-list", "--reverse", "--topo-order", "--parents", "HEAD"], {
-    ...options,
-    onData: (chunk) => {
-      const lines2 = (pending + chunk.toString("latin1")).split("\n");
-      pending = lines2.pop() ?? "";
-      const input = lines2.map((line) => pairsOf(line, order++, pairs)).join("");
-      writing = writing.then(() => diff.write(input));
-    }
-  });
-  const listed = list.done.finally(() => writing.then(() => diff.end()));
-  await Promise.all([listed, diff.done]);
+  const folder = logFolder(walk2);
+  await startGit(
+    [...PLAIN_LOG, "log", "--reverse", "--topo-order", "--full-history", "--sparse", "-m", "--root", "--pretty=raw", "--no-color", "--raw", "-z", "--no-renames", "--no-abbrev", "HEAD", "--", ...pathspecs],
+    { cwd: repository.dir, context: CONTEXT, onData: folder.push }
+  ).done;
   folder.finish();
 }
-function pairsOf(line, order, pairs) {
-  const [commit = "", ...parents] = line.split(" ");
-  if (parents.length === 0) {
-    pairs.push({ commit, parent: null, first: true, order });
-    return `${commit}
-`;
-  }
-  return parents.map((parent, index) => {
-    pairs.push({ commit, parent, first: index === 0, order });
-    return `${commit} ${parent}
-`;
-  }).join("");
-}
-function diffFolder(walk2, nextPair) {
+function logFolder(walk2) {
   const decoder = new StringDecoder("utf8");
   let pending = "";
-  let expect = "any";
+  let expectPath = false;
   let entry = "";
   let pair;
+  let order = -1;
+  const fold = (raw) => {
+    const token = raw.replace(/^\n/, "");
+    if (expectPath && pair) {
+      foldEntry(walk2, pair, entry, raw);
+      expectPath = false;
+    } else if (token.startsWith("commit ")) {
+      if (pair) finishPair(walk2, pair);
+      const header = parseHeader(token);
+      if (header.commit !== pair?.commit) order += 1;
+      pair = openPair(walk2, header, order);
+      if (header.entry !== void 0) [entry, expectPath] = [header.entry, true];
+    } else if (token.startsWith(":")) [entry, expectPath] = [token, true];
+  };
   const push2 = (chunk) => {
     const tokens = (pending + decoder.write(chunk)).split("\0");
     pending = tokens.pop() ?? "";
-    for (const raw of tokens) {
-      if (expect === "date" && pair) [pair.removedBy.date, expect] = [raw, "subject"];
-      else if (expect === "subject" && pair) [pair.removedBy.subject, expect] = [raw, "any"];
-      else if (expect === "path" && pair) [expect] = [foldEntry(walk2, pair, entry, raw)];
-      else if (raw.startsWith("")) {
-        if (pair) finishPair(walk2, pair);
-        pair = openPair(walk2, nextPair(), raw.slice(1));
-        expect = "date";
-      } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
-    }
+    tokens.forEach(fold);
   };
-  return { push: push2, finish: () => pair && finishPair(walk2, pair) };
+  const finish = () => {
+    const last = pending + decoder.end();
+    if (last !== "") fold(last);
+    if (pair) finishPair(walk2, pair);
+  };
+  return { push: push2, finish };
 }
-function openPair(walk2, next, commit) {
-  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
-  if (next.first) walk2.projects.set(next.commit, next.parent === null ? [] : walk2.projects.get(next.parent) ?? []);
-  walk2.head = next.commit;
-  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: "", subject: "" } };
+function parseHeader(token) {
+  const lines2 = token.split("\n");
+  const [, commit = "", from] = /^commit ([0-9a-f]+)(?: \(from ([0-9a-f]+)\))?$/u.exec(lines2[0] ?? "") ?? [];
+  if (commit === "") throw new GitRevisionError(`${CONTEXT}: git log printed a header it should not: ${JSON.stringify((lines2[0] ?? "").slice(0, 80))}`);
+  const parents = [];
+  let date = "";
+  let index = 1;
+  for (; index < lines2.length && lines2[index] !== ""; index++) {
+    const line = lines2[index];
+    if (line.startsWith("parent ")) parents.push(line.slice("parent ".length));
+    else if (line.startsWith("committer ")) date = strictIsoDate(line);
+    else if (line.startsWith(":")) break;
+  }
+  const message = [];
+  for (; index < lines2.length && !lines2[index].startsWith(":"); index++) message.push(lines2[index].replace(/^ {4}/u, ""));
+  const entry = index < lines2.length ? lines2.slice(index).join("\n") : void 0;
+  return { commit, parents, ...from === void 0 ? {} : { from }, date, subject: subjectOf(message), ...entry === void 0 ? {} : { entry } };
+}
+function subjectOf(message) {
+  const lines2 = message.map((line) => line.trimEnd());
+  const start = lines2.findIndex((line) => line !== "");
+  if (start === -1) return "";
+  const end = lines2.indexOf("", start);
+  return lines2.slice(start, end === -1 ? void 0 : end).join(" ");
+}
+function strictIsoDate(line) {
+  const [, seconds = "0", sign = "+", hours = "00", minutes = "00"] = / (\d+) ([+-])(\d\d)(\d\d)$/u.exec(line) ?? [];
+  const offset = (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+  const local = new Date((Number(seconds) + offset * 60) * 1e3).toISOString().slice(0, 19);
+  return `${local}${sign}${hours}:${minutes}`;
+}
+function openPair(walk2, header, order) {
+  const firstParent = header.parents[0] ?? null;
+  const parent = header.from ?? firstParent;
+  if (header.from !== void 0 && !header.parents.includes(header.from)) throw new GitRevisionError(`${CONTEXT}: git log named a parent the commit does not have`);
+  if (!walk2.projects.has(header.commit)) walk2.projects.set(header.commit, firstParent === null ? [] : walk2.projects.get(firstParent) ?? []);
+  walk2.head = header.commit;
+  return { commit: header.commit, parent, first: parent === firstParent, order, removedBy: { commit: header.commit.slice(0, SHORT_SHA), date: header.date, subject: header.subject } };
 }
 function finishPair(walk2, pair) {
   if (pair.parent === null) return;
@@ -50253,7 +50268,6 @@ function foldEntry(walk2, pair, entry, file) {
   } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
     walk2.onVersion({ file, blob: oldBlob, project: governing(walk2.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
   }
-  return "any";
 }
 function walkWorkingTree(repository, paths, output, walk2) {
   walk2.head = repository.head ?? void 0;

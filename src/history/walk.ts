@@ -7,10 +7,11 @@
  * a commit deletes or rewrites the file, changes the project file the version was read under
  * (`defaults.scopeType`, say), or the working tree does either without a commit. So the versions
  * worth reading are the "before" side of every such change. Every commit counts, on every side of
- * every merge: `rev-list --topo-order` lists them all (no history simplification, which would skip
- * one side of a merge), and one `diff-tree --stdin` compares each commit with each of its parents
- * in turn, so a merge that kept one side's version replaced the other side's. Both stream, so the
- * number of commits costs time, not memory.
+ * every merge: one `git log --full-history --sparse -m` lists them all (no history simplification,
+ * which would skip one side of a merge) and compares each with each of its parents in turn, so a
+ * merge that kept one side's version replaced the other side's. It streams, so the number of
+ * commits costs time, not memory; one process, not a lister feeding a differ, because each process
+ * a run starts costs it more than the history of a policy repository does.
  */
 import { existsSync } from 'node:fs';
 import path, { posix } from 'node:path';
@@ -82,7 +83,7 @@ function createWalk(paths: HistoryPaths, onVersion: (version: PastVersion) => vo
   };
 }
 
-/** One comparison of a commit with one parent (none for a root commit), as fed to diff-tree. */
+/** One comparison of a commit with one parent (none for a root commit), as `git log` shows it. */
 interface Pair {
   commit: string;
   parent: string | null;
@@ -90,83 +91,128 @@ interface Pair {
   order: number;
 }
 
-/** Streams `rev-list` into `diff-tree --stdin`, one line per commit and parent, and folds the diffs into `walk`. */
-async function walkCommits(repository: Repository, pathspecs: string[], walk: Walk): Promise<void> {
-  const options = { cwd: repository.dir, context: CONTEXT };
-  const pairs: Pair[] = [];
-  const folder = diffFolder(walk, () => pairs.shift());
-  const diff = startGit(['diff-tree', '--stdin', '--root', '--always', '-r', '-z', '--no-renames', '--no-abbrev', '--format=%x01%H%x00%cI%x00%s', '--', ...pathspecs], {
-    ...options,
-    onData: folder.push,
-  });
-  let order = 0;
-  let pending = '';
-  let writing = Promise.resolve();
-  const list = startGit(['rev-list', '--reverse', '--topo-order', '--parents', 'HEAD'], {
-    ...options,
-    onData: (chunk) => {
-      const lines = (pending + chunk.toString('latin1')).split('\n');
-      pending = lines.pop() ?? '';
-      const input = lines.map((line) => pairsOf(line, order++, pairs)).join('');
-      writing = writing.then(() => diff.write(input));
-    },
-  });
-  const listed = list.done.finally(() => writing.then(() => diff.end()));
-  await Promise.all([listed, diff.done]);
-  folder.finish();
-}
-
-/** Queues the pairs of one `rev-list --parents` line and returns them as diff-tree input. */
-function pairsOf(line: string, order: number, pairs: Pair[]): string {
-  const [commit = '', ...parents] = line.split(' ');
-  if (parents.length === 0) {
-    pairs.push({ commit, parent: null, first: true, order });
-    return `${commit}\n`;
-  }
-  return parents
-    .map((parent, index) => {
-      pairs.push({ commit, parent, first: index === 0, order });
-      return `${commit} ${parent}\n`;
-    })
-    .join('');
-}
-
 type OpenPair = Pair & { removedBy: RemovalCommit };
 
 /**
- * A push parser of `diff-tree -z --format=%x01%H%x00%cI%x00%s` output: per pair a header
- * `\x01SHA\0DATE\0SUBJECT\0`, then per entry `[\n]:MODE MODE OLD NEW STATUS\0PATH\0`.
- * `finish` closes the last pair.
+ * Settings that would change what `git log`, a porcelain command, prints: a user's
+ * `log.diffMerges` (what `-m` means), `diff.relative` (paths from the folder it runs in) or
+ * `log.showSignature` (lines inside the header). A git that does not know a name ignores it.
  */
-function diffFolder(walk: Walk, nextPair: () => Pair | undefined): { push: (chunk: Buffer) => void; finish: () => void } {
+const PLAIN_LOG = ['-c', 'log.diffMerges=separate', '-c', 'diff.relative=false', '-c', 'log.showSignature=false'];
+
+/**
+ * Lists every commit reachable from HEAD, oldest first, with its diff against each parent in turn
+ * (one `git log`), and folds the diffs into `walk`. `--full-history --sparse` show every commit,
+ * also those that touch no policy path (with a header and no diff); `-m` shows a merge's diff against each parent
+ * separately, under a `commit SHA (from PARENT)` line (a diff that is empty is left out, and a
+ * parent whose diff is empty has the merge's policy files and project file).
+ */
+async function walkCommits(repository: Repository, pathspecs: string[], walk: Walk): Promise<void> {
+  const folder = logFolder(walk);
+  await startGit(
+    [...PLAIN_LOG, 'log', '--reverse', '--topo-order', '--full-history', '--sparse', '-m', '--root', '--pretty=raw', '--no-color', '--raw', '-z', '--no-renames', '--no-abbrev', 'HEAD', '--', ...pathspecs],
+    { cwd: repository.dir, context: CONTEXT, onData: folder.push },
+  ).done;
+  folder.finish();
+}
+
+/**
+ * A push parser of `git log --pretty=raw --raw -z -m` output: per commit and parent a header
+ * (`commit SHA[ (from PARENT)]`, `parent` and `committer` lines, the message indented by four
+ * spaces), then per entry `:MODE MODE OLD NEW STATUS\0PATH\0`, the first entry in the header's
+ * token. `finish` closes the last pair.
+ */
+function logFolder(walk: Walk): { push: (chunk: Buffer) => void; finish: () => void } {
   const decoder = new StringDecoder('utf8');
   let pending = '';
-  let expect: 'any' | 'date' | 'subject' | 'path' = 'any';
+  let expectPath = false;
   let entry = '';
   let pair: OpenPair | undefined;
+  let order = -1;
+  const fold = (raw: string): void => {
+    const token = raw.replace(/^\n/, '');
+    if (expectPath && pair) {
+      foldEntry(walk, pair, entry, raw);
+      expectPath = false;
+    } else if (token.startsWith('commit ')) {
+      if (pair) finishPair(walk, pair);
+      const header = parseHeader(token);
+      if (header.commit !== pair?.commit) order += 1;
+      pair = openPair(walk, header, order);
+      if (header.entry !== undefined) [entry, expectPath] = [header.entry, true];
+    } else if (token.startsWith(':')) [entry, expectPath] = [token, true];
+  };
   const push = (chunk: Buffer): void => {
     const tokens = (pending + decoder.write(chunk)).split('\0');
     pending = tokens.pop() ?? '';
-    for (const raw of tokens) {
-      if (expect === 'date' && pair) [pair.removedBy.date, expect] = [raw, 'subject'];
-      else if (expect === 'subject' && pair) [pair.removedBy.subject, expect] = [raw, 'any'];
-      else if (expect === 'path' && pair) [expect] = [foldEntry(walk, pair, entry, raw)];
-      else if (raw.startsWith('\x01')) {
-        if (pair) finishPair(walk, pair);
-        pair = openPair(walk, nextPair(), raw.slice(1));
-        expect = 'date';
-      } else if (raw.replace(/^\n/, '').startsWith(':')) [entry, expect] = [raw.replace(/^\n/, ''), 'path'];
-    }
+    tokens.forEach(fold);
   };
-  return { push, finish: () => pair && finishPair(walk, pair) };
+  // The last commit's header has no NUL after it when that commit shows no diff.
+  const finish = (): void => {
+    const last = pending + decoder.end();
+    if (last !== '') fold(last);
+    if (pair) finishPair(walk, pair);
+  };
+  return { push, finish };
 }
 
-/** Starts a pair: a commit's project file blobs start as its first parent's (none for a root commit). */
-function openPair(walk: Walk, next: Pair | undefined, commit: string): OpenPair {
-  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
-  if (next.first) walk.projects.set(next.commit, next.parent === null ? [] : (walk.projects.get(next.parent) ?? []));
-  walk.head = next.commit;
-  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: '', subject: '' } };
+/** One header of `git log --pretty=raw`: the commit, the parent its diff is against, and the first entry if the token holds one. */
+interface Header {
+  commit: string;
+  parents: string[];
+  from?: string;
+  date: string;
+  subject: string;
+  entry?: string;
+}
+
+function parseHeader(token: string): Header {
+  const lines = token.split('\n');
+  const [, commit = '', from] = /^commit ([0-9a-f]+)(?: \(from ([0-9a-f]+)\))?$/u.exec(lines[0] ?? '') ?? [];
+  if (commit === '') throw new GitRevisionError(`${CONTEXT}: git log printed a header it should not: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
+  const parents: string[] = [];
+  let date = '';
+  let index = 1;
+  for (; index < lines.length && lines[index] !== ''; index++) {
+    const line = lines[index] as string;
+    if (line.startsWith('parent ')) parents.push(line.slice('parent '.length));
+    else if (line.startsWith('committer ')) date = strictIsoDate(line);
+    else if (line.startsWith(':')) break;
+  }
+  const message: string[] = [];
+  for (; index < lines.length && !(lines[index] as string).startsWith(':'); index++) message.push((lines[index] as string).replace(/^ {4}/u, ''));
+  const entry = index < lines.length ? lines.slice(index).join('\n') : undefined;
+  return { commit, parents, ...(from === undefined ? {} : { from }), date, subject: subjectOf(message), ...(entry === undefined ? {} : { entry }) };
+}
+
+/** git's subject (`%s`): the message's first paragraph, its lines joined by spaces. */
+function subjectOf(message: readonly string[]): string {
+  const lines = message.map((line) => line.trimEnd());
+  const start = lines.findIndex((line) => line !== '');
+  if (start === -1) return '';
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end === -1 ? undefined : end).join(' ');
+}
+
+/** git's strict ISO 8601 committer date (`%cI`) from a raw `committer NAME <EMAIL> SECONDS ±HHMM` line. */
+function strictIsoDate(line: string): string {
+  const [, seconds = '0', sign = '+', hours = '00', minutes = '00'] = / (\d+) ([+-])(\d\d)(\d\d)$/u.exec(line) ?? [];
+  const offset = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+  const local = new Date((Number(seconds) + offset * 60) * 1000).toISOString().slice(0, 19);
+  return `${local}${sign}${hours}:${minutes}`;
+}
+
+/**
+ * Starts a pair: the parent is the one `(from …)` names, else the first (a commit with one parent,
+ * or a merge none of whose diffs shows). A commit's project file blobs start as its first parent's.
+ */
+function openPair(walk: Walk, header: Header, order: number): OpenPair {
+  const firstParent = header.parents[0] ?? null;
+  const parent = header.from ?? firstParent;
+  if (header.from !== undefined && !header.parents.includes(header.from)) throw new GitRevisionError(`${CONTEXT}: git log named a parent the commit does not have`);
+  if (!walk.projects.has(header.commit)) walk.projects.set(header.commit, firstParent === null ? [] : (walk.projects.get(firstParent) ?? []));
+  walk.head = header.commit;
+  return { commit: header.commit, parent, first: parent === firstParent, order, removedBy: { commit: header.commit.slice(0, SHORT_SHA), date: header.date, subject: header.subject } };
 }
 
 /** A commit whose project file differs from this parent's replaced the meaning of every policy file there. */
@@ -177,7 +223,7 @@ function finishPair(walk: Walk, pair: OpenPair): void {
 }
 
 /** Folds one raw entry `:MODE MODE OLD NEW STATUS` of `file` into the walk. */
-function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): 'any' {
+function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): void {
   const [oldMode = '', newMode = '', oldBlob = '', newBlob = '', status = ''] = entry.slice(1).split(' ');
   const projectAt = walk.projectIndex.get(file);
   if (projectAt !== undefined) {
@@ -189,7 +235,6 @@ function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): 'an
   } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk.isPolicy(file)) {
     walk.onVersion({ file, blob: oldBlob, project: governing(walk.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
   }
-  return 'any';
 }
 
 /**
