@@ -4,7 +4,7 @@
  * releases, and which candidates a policy file outside the paths keeps (named with file and line).
  * Written for the mutation score of src/history/prune.ts (docs/testing.md).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { findPruned, undeclaredInHistory, type PruneContext } from '../../src/hi
 import { GitRevisionError } from '../../src/git/command.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
 import type { ScopeKey } from '../../src/scope.js';
+import { writeFiles } from '../support/temp.js';
 import { commitChanges, git } from '../support/git.js';
 import { defined } from '../support/defined.js';
 
@@ -28,23 +29,13 @@ function tempDir(): string {
 
 const policy = (scope: string, scopeType = 'team'): string => `scope: ${scope}\nscopeType: ${scopeType}\ncomponentId: c1\ndomains:\n  - ${scope}.example.com\n`;
 
-function write(dir: string, files: Record<string, string | null>): void {
-  for (const [file, text] of Object.entries(files)) {
-    const full = path.join(dir, file);
-    if (text === null) rmSync(full, { force: true });
-    else {
-      mkdirSync(path.dirname(full), { recursive: true });
-      writeFileSync(full, text);
-    }
-  }
-}
 
 /** A repository whose commits are `steps` in order (null removes a file); @returns it and each commit. */
 function repoOf(...steps: Record<string, string | null>[]): { dir: string; commits: string[] } {
   const dir = tempDir();
   git(dir, 'init', '-q', '-b', 'main');
   const commits = steps.map((files, index) => {
-    write(dir, files);
+    writeFiles(dir, files);
     return commitChanges(dir, `step ${index}`);
   });
   return { dir, commits };
@@ -96,7 +87,7 @@ describe('findPruned from history', () => {
 
   it('outside git there is no history: nothing is pruned', async () => {
     const dir = tempDir();
-    write(dir, { 'policies/a.autojoin.yaml': policy('a') });
+    writeFiles(dir, { 'policies/a.autojoin.yaml': policy('a') });
     expect(await findPruned({ history: true }, context(dir), keys('team/a'))).toEqual({ pruned: [], diagnostics: [], outside: [] });
     expect(await undeclaredInHistory(context(dir), keys('team/a'))).toEqual([]);
   });
@@ -126,7 +117,7 @@ describe('findPruned --prune-from REV', () => {
 
   it('outside git it is refused, naming the revision and why', async () => {
     const dir = tempDir();
-    write(dir, { 'policies/a.autojoin.yaml': policy('a') });
+    writeFiles(dir, { 'policies/a.autojoin.yaml': policy('a') });
     const refused = findPruned({ from: 'HEAD~1' }, context(dir), keys('team/a'));
     await expect(refused).rejects.toThrow(GitRevisionError);
     await expect(findPruned({ from: 'HEAD~1' }, context(dir), keys('team/a'))).rejects.toThrow(/^pruneFrom: HEAD~1: the policy paths are not in a git repository$/);
@@ -192,7 +183,7 @@ describe('a policy file outside the paths keeps a candidate', () => {
 
   it('paths are shown relative to the run’s folder, with forward slashes', async () => {
     const { dir } = history({ 'other/deep/b.autojoin.yaml': policy('b') });
-    write(dir, { 'sub/.keep': '' });
+    writeFiles(dir, { 'sub/.keep': '' });
     const found = await findPruned({ history: true }, context(path.join(dir, 'sub'), {}, ['../policies']), keys('team/a'));
     expect(found.pruned.map((entry) => entry.key)).toEqual(['team/c']);
     expect(found.outside).toEqual([{ key: 'team/b', file: '../other/deep/b.autojoin.yaml', line: 1 }]);

@@ -4,12 +4,13 @@
  * git's own (`%cI`, `%s`) whatever the message and time zone. Real repositories in temp dirs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPruned, type PruneContext } from '../../src/history/prune.js';
 import type { ScopeKey } from '../../src/scope.js';
+import { writeFiles } from '../support/temp.js';
 import { commitChanges, git, gitSteps } from '../support/git.js';
 
 const dirs: string[] = [];
@@ -19,16 +20,6 @@ afterAll(() => {
 
 const policy = (scope: string): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\ndomains:\n  - ${scope}.example.com\n`;
 
-function write(dir: string, files: Record<string, string | null>): void {
-  for (const [file, text] of Object.entries(files)) {
-    const full = path.join(dir, file);
-    if (text === null) rmSync(full, { force: true });
-    else {
-      mkdirSync(path.dirname(full), { recursive: true });
-      writeFileSync(full, text);
-    }
-  }
-}
 
 function newRepo(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'walk-log-'));
@@ -58,7 +49,7 @@ async function pruned(cwd: string, declared: ScopeKey[]): Promise<{ found: { key
  */
 function richHistory(): { dir: string; docsOnly: string; sideOnly: string } {
   const dir = newRepo();
-  write(dir, {
+  writeFiles(dir, {
     'teams/autojoin-sync.yaml': 'defaults:\n  scopeType: team\n',
     'teams/r.autojoin.yaml': 'scope: r\ncomponentId: c1\ndomains:\n  - r.example.com\n',
     'teams/a.autojoin.yaml': policy('a'),
@@ -69,22 +60,22 @@ function richHistory(): { dir: string; docsOnly: string; sideOnly: string } {
   });
   commitChanges(dir, 'start');
   gitSteps(dir, ['checkout', '-q', '-b', 'side']);
-  write(dir, { 'teams/b.autojoin.yaml': null, 'teams/c.autojoin.yaml': policy('cs') });
+  writeFiles(dir, { 'teams/b.autojoin.yaml': null, 'teams/c.autojoin.yaml': policy('cs') });
   commitChanges(dir, 'side drops b, c becomes cs');
   gitSteps(dir, ['checkout', '-q', 'main']);
-  write(dir, { 'teams/c.autojoin.yaml': policy('cm'), 'teams/r.autojoin.yaml': null, 'README.md': 'y\n' });
+  writeFiles(dir, { 'teams/c.autojoin.yaml': policy('cm'), 'teams/r.autojoin.yaml': null, 'README.md': 'y\n' });
   commitChanges(dir, 'main: c becomes cm, drops r');
   gitSteps(dir, ['merge', '-q', '-X', 'ours', '-m', 'merge side, keeping cm', 'side']);
   gitSteps(dir, ['mv', 'teams/d.autojoin.yaml', 'teams/e.autojoin.yaml']);
-  write(dir, { 'teams/e.autojoin.yaml': policy('e') });
+  writeFiles(dir, { 'teams/e.autojoin.yaml': policy('e') });
   commitChanges(dir, 'd moves to e');
   gitSteps(dir, ['checkout', '-q', '-b', 'old']);
-  write(dir, { 'teams/x.autojoin.yaml': policy('x') });
+  writeFiles(dir, { 'teams/x.autojoin.yaml': policy('x') });
   const sideOnly = commitChanges(dir, 'old adds x');
   gitSteps(dir, ['checkout', '-q', 'main'], ['merge', '-q', '-s', 'ours', '-m', 'merge old, keeping nothing of it', 'old']);
-  write(dir, { 'teams/a.autojoin.yaml': null });
+  writeFiles(dir, { 'teams/a.autojoin.yaml': null });
   commitChanges(dir, 'drop a');
-  write(dir, { 'README.md': 'z\n' });
+  writeFiles(dir, { 'README.md': 'z\n' });
   return { dir, docsOnly: commitChanges(dir, 'docs only'), sideOnly };
 }
 
@@ -135,11 +126,11 @@ describe('the walk, one git log', () => {
       execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, env: at(seconds) });
     };
     // r is read under the project file of the first commit (its scopeType comes from there).
-    write(dir, { 'autojoin-sync.yaml': 'defaults:\n  scopeType: team\n', 'r.autojoin.yaml': 'scope: r\ncomponentId: c1\ndomains:\n  - r.example.com\n', 'a.autojoin.yaml': policy('a') });
+    writeFiles(dir, { 'autojoin-sync.yaml': 'defaults:\n  scopeType: team\n', 'r.autojoin.yaml': 'scope: r\ncomponentId: c1\ndomains:\n  - r.example.com\n', 'a.autojoin.yaml': policy('a') });
     git(dir, 'add', '-A', '.');
     gitAt(1_772_000_000, 'commit', '-q', '-m', 'start');
     gitSteps(dir, ['checkout', '-q', '-b', 'side']);
-    write(dir, { 'r.autojoin.yaml': null });
+    writeFiles(dir, { 'r.autojoin.yaml': null });
     git(dir, 'add', '-A', '.');
     // A day older than its parent: by date alone, git lists it before the first commit.
     gitAt(1_771_913_600, 'commit', '-q', '-m', 'drop r, on a clock a day behind');
@@ -154,9 +145,9 @@ describe('the walk, one git log', () => {
     ['a message of one line', 'drop b', '+0000'],
   ])("names the removing commit with git's own date and subject: %s", async (_name, message, zone) => {
     const dir = newRepo();
-    write(dir, { 'a.autojoin.yaml': policy('a'), 'b.autojoin.yaml': policy('b') });
+    writeFiles(dir, { 'a.autojoin.yaml': policy('a'), 'b.autojoin.yaml': policy('b') });
     commitChanges(dir, 'start');
-    write(dir, { 'b.autojoin.yaml': null });
+    writeFiles(dir, { 'b.autojoin.yaml': null });
     // commit-tree keeps the message as given (no clean-up), at a fixed time in the zone.
     const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_DATE: `1772000000 ${zone}` };
     const tree = gitSteps(dir, ['add', '-A', '.'], ['write-tree']);
