@@ -89,9 +89,8 @@ interface Pair {
   parent: string | null;
   first: boolean;
   order: number;
+  removedBy: RemovalCommit;
 }
-
-type OpenPair = Pair & { removedBy: RemovalCommit };
 
 /**
  * Settings that would change what `git log`, a porcelain command, prints: a user's
@@ -127,7 +126,7 @@ function logFolder(walk: Walk): { push: (chunk: Buffer) => void; finish: () => v
   let pending = '';
   let expectPath = false;
   let entry = '';
-  let pair: OpenPair | undefined;
+  let pair: Pair | undefined;
   let order = -1;
   const fold = (raw: string): void => {
     const token = raw.replace(/^\n/, '');
@@ -206,7 +205,7 @@ function strictIsoDate(line: string): string {
  * Starts a pair: the parent is the one `(from …)` names, else the first (a commit with one parent,
  * or a merge none of whose diffs shows). A commit's project file blobs start as its first parent's.
  */
-function openPair(walk: Walk, header: Header, order: number): OpenPair {
+function openPair(walk: Walk, header: Header, order: number): Pair {
   const firstParent = header.parents[0] ?? null;
   const parent = header.from ?? firstParent;
   if (header.from !== undefined && !header.parents.includes(header.from)) throw new GitRevisionError(`${CONTEXT}: git log named a parent the commit does not have`);
@@ -216,14 +215,14 @@ function openPair(walk: Walk, header: Header, order: number): OpenPair {
 }
 
 /** A commit whose project file differs from this parent's replaced the meaning of every policy file there. */
-function finishPair(walk: Walk, pair: OpenPair): void {
+function finishPair(walk: Walk, pair: Pair): void {
   if (pair.parent === null) return;
   const before = governing(walk.projects.get(pair.parent));
   if (before !== governing(walk.projects.get(pair.commit))) walk.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
 }
 
 /** Folds one raw entry `:MODE MODE OLD NEW STATUS` of `file` into the walk. */
-function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): void {
+function foldEntry(walk: Walk, pair: Pair, entry: string, file: string): void {
   const [oldMode = '', newMode = '', oldBlob = '', newBlob = '', status = ''] = entry.slice(1).split(' ');
   const projectAt = walk.projectIndex.get(file);
   if (projectAt !== undefined) {
